@@ -1,0 +1,156 @@
+"""Settings, built once from defaults < config file < NEMORI_* env vars < options."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from nemori_cli.errors import ConfigError, UsageError
+
+APP_NAME = "nemori"
+USER_ID_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
+SECRET_HINTS = ("key", "token", "secret", "password")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything nemori can be configured with; one instance is passed down."""
+
+    data_dir: Path
+    user: str = "me"
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    embed_model: str | None = None  # None: the local ONNX model
+    chroma_url: str | None = None  # None: embedded Chroma under data_dir/chroma
+    chroma_tenant: str | None = None
+    chroma_database: str | None = None
+    chroma_token: str | None = None
+    # segmentation
+    gap_minutes: float = 30.0
+    max_episode_messages: int = 24
+    topic_shift_threshold: float = 0.25
+    # facts
+    dedup_threshold: float = 0.92
+    prediction_correction: bool = False
+    # LLM calls
+    workers: int = 4
+    llm_timeout: float = 120.0
+    llm_retries: int = 4
+    # storage
+    lock_timeout: float = 60.0
+
+    @property
+    def extractor_name(self) -> str:
+        """The extractor that new records are made by: "offline" or "llm:<model>"."""
+        return f"llm:{self.llm_model}" if self.llm_model else "offline"
+
+    def masked(self) -> dict[str, Any]:
+        """Return the settings as a dict with secrets masked, for display."""
+        out: dict[str, Any] = {}
+        for k, v in asdict(self).items():
+            if v is not None and any(h in k for h in SECRET_HINTS):
+                v = "****"
+            out[k] = str(v) if isinstance(v, Path) else v
+        return out
+
+
+def default_data_dir() -> Path:
+    """The platform data dir for nemori (platformdirs)."""
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False)
+
+
+def default_config_file() -> Path:
+    """The platform config file for nemori (platformdirs)."""
+    from platformdirs import user_config_path
+
+    return user_config_path(APP_NAME, appauthor=False) / "config.toml"
+
+
+def validate_user_id(user: str) -> str:
+    """Return the user id if it is safe as a folder name, else raise UsageError."""
+    if not isinstance(user, str) or not USER_ID_RE.match(user) or user in {".", ".."}:
+        raise UsageError(
+            f"invalid user id {user!r}: use 1-128 letters, digits, '-', '_', '.', '@'"
+        )
+    return user
+
+
+_ENV = {
+    "data_dir": "NEMORI_DATA_DIR",
+    "user": "NEMORI_USER",
+    "llm_model": "NEMORI_LLM_MODEL",
+    "llm_base_url": "NEMORI_LLM_BASE_URL",
+    "llm_api_key": "NEMORI_LLM_API_KEY",
+    "embed_model": "NEMORI_EMBED_MODEL",
+    "chroma_url": "NEMORI_CHROMA_URL",
+    "chroma_tenant": "NEMORI_CHROMA_TENANT",
+    "chroma_database": "NEMORI_CHROMA_DATABASE",
+    "chroma_token": "NEMORI_CHROMA_TOKEN",
+    "workers": "NEMORI_WORKERS",
+    "lock_timeout": "NEMORI_LOCK_TIMEOUT",
+    "dedup_threshold": "NEMORI_DEDUP_THRESHOLD",
+}
+
+
+def load_settings(
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    config_file: Path | None = None,
+) -> Settings:
+    """Build Settings from defaults, the config file, the environment and overrides."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    path = config_file or Path(env.get("NEMORI_CONFIG") or default_config_file())
+    values.update(_read_config_file(path))
+    for name, var in _ENV.items():
+        if env.get(var):
+            values[name] = env[var]
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    values.setdefault("data_dir", default_data_dir())
+    return _coerce(values, source=str(path))
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config file: {exc}") from None
+    return dict(data.get("nemori", data))
+
+
+def _coerce(values: dict[str, Any], *, source: str) -> Settings:
+    known = {f.name: f for f in fields(Settings)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ConfigError(f"{source}: unknown setting(s): {', '.join(unknown)}")
+    settings = Settings(data_dir=Path(values.pop("data_dir")).expanduser())
+    typed: dict[str, Any] = {}
+    for name, raw in values.items():
+        default = getattr(settings, name)
+        try:
+            if isinstance(default, bool):
+                typed[name] = raw if isinstance(raw, bool) else str(raw).lower() in {
+                    "1", "true", "yes", "on"}
+            elif isinstance(default, int):
+                typed[name] = int(raw)
+            elif isinstance(default, float):
+                typed[name] = float(raw)
+            else:
+                typed[name] = None if raw in ("", None) else str(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"setting {name}: invalid value {raw!r}") from None
+    settings = replace(settings, **typed)
+    validate_user_id(settings.user)
+    return settings

@@ -1,0 +1,246 @@
+"""Records that flow between importers, pipeline, store and search."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+Kind = Literal["episode", "fact"]
+KINDS: tuple[Kind, ...] = ("episode", "fact")
+CATEGORIES = ("user_profile", "experience", "knowledge", "other")
+
+
+def utcnow() -> datetime:
+    """Return the current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def to_iso(value: datetime | None) -> str | None:
+    """Format an aware datetime as ISO 8601 (UTC), or pass None through."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def from_iso(value: str | None) -> datetime | None:
+    """Parse an ISO 8601 string written by to_iso (or None)."""
+    if not value:
+        return None
+    parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    """Derive a short deterministic id from its parts, so re-runs produce the same ids."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return f"{prefix}_{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One turn of a conversation, as the source had it."""
+
+    id: str
+    role: str
+    content: str
+    name: str | None = None
+    timestamp: datetime | None = None
+
+    @property
+    def speaker(self) -> str:
+        """Name of who said it: the speaker name, else the role."""
+        return self.name or self.role
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "role": self.role,
+            "name": self.name,
+            "content": self.content,
+            "timestamp": to_iso(self.timestamp),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Message:
+        return cls(
+            id=str(d["id"]),
+            role=d.get("role") or "user",
+            content=d.get("content") or "",
+            name=d.get("name"),
+            timestamp=from_iso(d.get("timestamp")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """An ordered list of messages from one source conversation."""
+
+    id: str
+    messages: tuple[Message, ...]
+    title: str | None = None
+    source: str | None = None  # the file (or "-") it came from
+    created_at: datetime | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def timestamp(self) -> datetime | None:
+        """When the conversation started: its first dated message, else created_at."""
+        for m in self.messages:
+            if m.timestamp is not None:
+                return m.timestamp
+        return self.created_at
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """A coherent stretch of one conversation, with a title and a narrative."""
+
+    id: str
+    user_id: str
+    conversation_id: str
+    title: str
+    content: str
+    timestamp: datetime | None
+    message_ids: tuple[str, ...]
+    messages: tuple[Message, ...]
+    created_at: datetime
+    # how its facts were made: {"extractor": "offline" | "llm:<model>",
+    #  "status": "pending" | "done" | "failed", "error"?: str, "calls"?, "tokens"?, "cost"?}
+    extraction: dict[str, Any] = field(default_factory=dict)
+    end_timestamp: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "user_id": self.user_id,
+            "conversation_id": self.conversation_id,
+            "title": self.title,
+            "content": self.content,
+            "timestamp": to_iso(self.timestamp),
+            "end_timestamp": to_iso(self.end_timestamp),
+            "message_ids": list(self.message_ids),
+            "messages": [m.to_dict() for m in self.messages],
+            "created_at": to_iso(self.created_at),
+            "extraction": dict(self.extraction),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Episode:
+        return cls(
+            id=d["id"],
+            user_id=d["user_id"],
+            conversation_id=d["conversation_id"],
+            title=d.get("title") or "",
+            content=d.get("content") or "",
+            timestamp=from_iso(d.get("timestamp")),
+            end_timestamp=from_iso(d.get("end_timestamp")),
+            message_ids=tuple(d.get("message_ids") or ()),
+            messages=tuple(Message.from_dict(m) for m in d.get("messages") or ()),
+            created_at=from_iso(d.get("created_at")) or utcnow(),
+            extraction=dict(d.get("extraction") or {}),
+        )
+
+    def with_extraction(self, **changes: Any) -> Episode:
+        """Return a copy whose extraction record has these keys changed."""
+        return replace(self, extraction={**self.extraction, **changes})
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A lasting statement about a person, traced to the messages it came from."""
+
+    id: str
+    user_id: str
+    content: str
+    category: str
+    source_episode_ids: tuple[str, ...]
+    source_message_ids: tuple[str, ...]
+    confidence: float
+    created_at: datetime
+    valid_from: datetime | None
+    extractor: str
+    superseded_by: str | None = None
+    subject: str | None = None  # who the fact is about (speaker name), when known
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "user_id": self.user_id,
+            "content": self.content,
+            "category": self.category,
+            "subject": self.subject,
+            "source_episode_ids": list(self.source_episode_ids),
+            "source_message_ids": list(self.source_message_ids),
+            "confidence": self.confidence,
+            "created_at": to_iso(self.created_at),
+            "valid_from": to_iso(self.valid_from),
+            "superseded_by": self.superseded_by,
+            "extractor": self.extractor,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Fact:
+        return cls(
+            id=d["id"],
+            user_id=d["user_id"],
+            content=d.get("content") or "",
+            category=d.get("category") or "other",
+            subject=d.get("subject"),
+            source_episode_ids=tuple(d.get("source_episode_ids") or ()),
+            source_message_ids=tuple(d.get("source_message_ids") or ()),
+            confidence=float(d.get("confidence", 1.0)),
+            created_at=from_iso(d.get("created_at")) or utcnow(),
+            valid_from=from_iso(d.get("valid_from")),
+            superseded_by=d.get("superseded_by"),
+            extractor=d.get("extractor") or "offline",
+        )
+
+    def merged_with(self, other: Fact) -> Fact:
+        """Return this fact with the other's sources appended (a duplicate folded in)."""
+        return replace(
+            self,
+            source_episode_ids=_union(self.source_episode_ids, other.source_episode_ids),
+            source_message_ids=_union(self.source_message_ids, other.source_message_ids),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One ranked result, in the shape of the search output contract."""
+
+    kind: Kind
+    id: str
+    score: float
+    content: str
+    title: str | None = None
+    timestamp: datetime | None = None
+    conversation_id: str | None = None
+    message_ids: tuple[str, ...] = ()
+    episode_ids: tuple[str, ...] = ()
+    category: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "kind": self.kind,
+            "id": self.id,
+            "score": round(self.score, 6),
+            "content": self.content,
+            "timestamp": to_iso(self.timestamp),
+            "conversation_id": self.conversation_id,
+            "message_ids": list(self.message_ids),
+            "episode_ids": list(self.episode_ids),
+        }
+        if self.kind == "episode":
+            d["title"] = self.title
+        else:
+            d["category"] = self.category
+        return d
+
+
+def _union(a: Sequence[str], b: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*a, *b]))

@@ -1,0 +1,30 @@
+"""Shared fixtures: every test gets its own data dir and a clean NEMORI_* environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_CHATS = REPO / "sample_chats"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Point nemori at a temporary data and config dir; drop the caller's NEMORI_* settings."""
+    for var in list(os.environ):
+        if var.startswith("NEMORI_"):
+            monkeypatch.delenv(var)
+    monkeypatch.setenv("NEMORI_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("NEMORI_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """The temporary data dir that the isolated environment points at."""
+    return tmp_path / "data"
