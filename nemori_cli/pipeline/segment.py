@@ -1,0 +1,133 @@
+"""Episode boundaries: time gaps, topic shifts between message windows, a maximum length."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from nemori_cli.models import Message
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MIN_MESSAGES = 4  # no topic or length cut leaves an episode shorter than this
+WINDOW = 3  # messages averaged on each side of a candidate topic boundary
+EMBED_CHARS = 600  # what of a message is embedded for the topic signal (its opening says enough)
+
+Span = tuple[int, int]  # half-open [start, end) message indexes
+
+
+def embed_text(message: Message) -> str:
+    """The text of a message that stands for it in the topic signal."""
+    return " ".join(message.content.split())[:EMBED_CHARS]
+
+
+def gap_spans(messages: Sequence[Message], gap_minutes: float) -> list[Span]:
+    """Split at every pause longer than gap_minutes between two dated messages."""
+    spans, start = [], 0
+    for i in range(1, len(messages)):
+        before, after = messages[i - 1].timestamp, messages[i].timestamp
+        if before and after and (after - before).total_seconds() > gap_minutes * 60:
+            spans.append((start, i))
+            start = i
+    if messages:
+        spans.append((start, len(messages)))
+    return spans
+
+
+def window_similarities(vectors: np.ndarray, window: int = WINDOW) -> list[float]:
+    """Cosine between the mean vectors of the windows before and after each gap (index i-1)."""
+    import numpy as np
+
+    sims = []
+    for i in range(1, len(vectors)):
+        left = vectors[max(0, i - window) : i].sum(axis=0)
+        right = vectors[i : i + window].sum(axis=0)
+        norm = float(np.linalg.norm(left) * np.linalg.norm(right))
+        sims.append(float(left @ right) / norm if norm else 1.0)
+    return sims
+
+
+def depth_scores(sims: Sequence[float]) -> list[float]:
+    """Score each gap by how far its similarity dips below the peaks on either side."""
+    depths = []
+    for i, s in enumerate(sims):
+        left = right = s
+        for j in range(i - 1, -1, -1):
+            if sims[j] < left:
+                break
+            left = sims[j]
+        for j in range(i + 1, len(sims)):
+            if sims[j] < right:
+                break
+            right = sims[j]
+        depths.append((left - s) + (right - s))
+    return depths
+
+
+def topic_cuts(depths: Sequence[float], threshold: float, min_len: int) -> list[int]:
+    """Pick cut positions, deepest first, where the dip passes threshold and no piece is short."""
+    n = len(depths) + 1
+    cuts: list[int] = []
+    for gap in sorted(range(len(depths)), key=lambda g: -depths[g]):
+        if depths[gap] < threshold:
+            break
+        pos = gap + 1
+        edges = sorted([0, n, *cuts])
+        k = next(j for j, e in enumerate(edges) if e > pos)
+        if pos - edges[k - 1] >= min_len and edges[k] - pos >= min_len:
+            cuts.append(pos)
+    return sorted(cuts)
+
+
+def length_cuts(length: int, depths: Sequence[float] | None, max_len: int, min_len: int) -> list[int]:
+    """Cut a piece longer than max_len where the topic dips most, without adding extra pieces."""
+    if length <= max_len:
+        return []
+    pieces = math.ceil(length / max_len)
+    if depths is None:
+        size = length / pieces
+        return [round(size * k) for k in range(1, pieces)]
+    candidates = [
+        pos
+        for pos in range(max(1, min_len), length - max(1, min_len) + 1)
+        if math.ceil(pos / max_len) + math.ceil((length - pos) / max_len) == pieces
+    ] or [length // 2]
+    pos = max(candidates, key=lambda p: (depths[p - 1], -abs(length - 2 * p)))
+    left = length_cuts(pos, depths[: pos - 1], max_len, min_len)
+    right = length_cuts(length - pos, depths[pos:], max_len, min_len)
+    return [*left, pos, *(pos + c for c in right)]
+
+
+def segment_spans(
+    messages: Sequence[Message],
+    vectors: np.ndarray | None,
+    *,
+    gap_minutes: float,
+    max_messages: int,
+    shift_threshold: float,
+    min_messages: int = MIN_MESSAGES,
+    window: int = WINDOW,
+) -> list[Span]:
+    """Split messages into contiguous spans covering each exactly once, in order."""
+    max_messages = max(1, max_messages)
+    min_messages = max(1, min(min_messages, max_messages // 2))
+    spans: list[Span] = []
+    for start, end in gap_spans(messages, gap_minutes):
+        depths = None
+        if vectors is not None and end - start > 1:
+            depths = depth_scores(window_similarities(vectors[start:end], window))
+        cuts = topic_cuts(depths, shift_threshold, min_messages) if depths else []
+        edges = [0, *cuts, end - start]
+        for a, b in zip(edges, edges[1:], strict=False):
+            sub = depths[a : b - 1] if depths is not None else None
+            inner = [0, *length_cuts(b - a, sub, max_messages, min_messages), b - a]
+            spans += [(start + a + x, start + a + y) for x, y in zip(inner, inner[1:], strict=False)]
+    return spans
+
+
+def needs_vectors(messages: Sequence[Message], gap_minutes: float, max_messages: int) -> bool:
+    """Whether any time block is long enough for a topic or length cut to need embeddings."""
+    limit = min(2 * MIN_MESSAGES, max_messages + 1)
+    return any(b - a >= limit for a, b in gap_spans(messages, gap_minutes))

@@ -1,0 +1,385 @@
+"""Per-user JSONL files: the source of truth, with locking, repair and atomic rewrites."""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Collection, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+from filelock import FileLock, Timeout
+
+from nemori_cli.config import validate_user_id
+from nemori_cli.errors import LockTimeout, StoreError
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+_ID_PREFIX = b'{"id":"'
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create the folder (and missing parents) readable by the owner only; return it."""
+    missing: list[Path] = []
+    p = path
+    while not p.exists():
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            continue  # made by someone else meanwhile
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot create folder: {exc.strerror}") from None
+        os.chmod(folder, DIR_MODE)
+    return path
+
+
+def _tell_waiting(path: Path, timeout: float) -> None:
+    print(
+        f"nemori: {path} is in use by another nemori process; waiting up to {timeout:g}s...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+class StoreLock:
+    """A re-entrant inter-process lock on one file; says once when it has to wait."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        timeout: float,
+        on_wait: Callable[[Path, float], None] = _tell_waiting,
+    ) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.on_wait = on_wait
+        # One FileLock per path in this process: two FileLocks on one file would block each other.
+        self._lock = FileLock(str(path), mode=FILE_MODE, is_singleton=True)
+
+    @property
+    def is_locked(self) -> bool:
+        """Whether this process (this thread) holds the lock."""
+        return self._lock.is_locked
+
+    def acquire(self) -> None:
+        """Take the lock, waiting up to the timeout; raise LockTimeout after that."""
+        ensure_private_dir(self.path.parent)
+        try:
+            self._lock.acquire(blocking=False)
+            return
+        except Timeout:
+            pass
+        self.on_wait(self.path, self.timeout)
+        try:
+            self._lock.acquire(timeout=self.timeout)
+        except Timeout:
+            target = self.path.with_suffix("") if self.path.suffix == ".lock" else self.path
+            raise LockTimeout(
+                f"{target} is locked by another nemori process; "
+                f"gave up after {self.timeout:g}s"
+            ) from None
+
+    def release(self) -> None:
+        """Release one level of the lock."""
+        self._lock.release()
+
+    def __enter__(self) -> StoreLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _line_id(line: bytes) -> str | None:
+    """Read the "id" of a record line cheaply when it comes first; None when it does not."""
+    if line.startswith(_ID_PREFIX):
+        end = line.find(b'"', len(_ID_PREFIX))
+        if end > 0:
+            raw = line[len(_ID_PREFIX) : end]
+            if b"\\" not in raw:
+                return raw.decode("utf-8")
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    value = record.get("id") if isinstance(record, dict) else None
+    return None if value is None else str(value)
+
+
+def _dump(record: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(record) + b"\n"
+    except TypeError as exc:
+        raise StoreError(f"record {record.get('id')!r} cannot be stored: {exc}") from None
+
+
+class JsonlFile:
+    """One JSONL file of records (dicts with an "id"), safe against crashes and other processes."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        lock_timeout: float,
+        on_wait: Callable[[Path, float], None] = _tell_waiting,
+    ) -> None:
+        self.path = Path(path)
+        self.lock = StoreLock(
+            self.path.with_name(self.path.name + ".lock"), timeout=lock_timeout, on_wait=on_wait
+        )
+
+    def _read_bytes(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read: {exc.strerror}") from None
+
+    def _split(self, data: bytes) -> tuple[list[bytes], int | None]:
+        """Split into complete lines; also return where a torn last line starts (or None)."""
+        lines = data.split(b"\n")
+        tail = lines.pop()  # b"" when the data ends with a newline
+        torn_at: int | None = None
+        if tail.strip():
+            if _loads_object(tail) is not None:
+                lines.append(tail)  # a whole record that only lacks its newline
+            else:
+                torn_at = len(data) - len(tail)
+        elif tail:
+            torn_at = len(data) - len(tail)
+        if torn_at is None and lines and lines[-1].strip() and _loads_object(lines[-1]) is None:
+            torn_at = len(data) - len(tail) - len(lines[-1]) - 1
+            lines.pop()
+        return lines, torn_at
+
+    def _parse(self, lines: list[bytes]) -> list[dict[str, Any]]:
+        records: list[dict[str, Any]] = []
+        # The cyclic GC adds little here but triples the parse time of a large file.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                record = _loads_object(line)
+                if record is None:
+                    raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+                records.append(record)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        return records
+
+    def read(self) -> list[dict[str, Any]]:
+        """Return every record; cut off a torn last line left by an interrupted write."""
+        data = self._read_bytes()
+        lines, torn_at = self._split(data)
+        if torn_at is not None:
+            lines = self._repair()
+        return self._parse(lines)
+
+    def _repair(self) -> list[bytes]:
+        """Under the lock, drop a torn last line (a write cut short) and return the lines."""
+        with self.lock:
+            data = self._read_bytes()
+            lines, torn_at = self._split(data)
+            if torn_at is not None:
+                with self.path.open("r+b") as fh:
+                    fh.truncate(torn_at)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                print(
+                    f"nemori: {self.path}: removed an incomplete last line "
+                    f"({len(data) - torn_at} bytes) left by an interrupted write",
+                    file=sys.stderr,
+                )
+            elif data and not data.endswith(b"\n"):
+                self._write_at_end(b"\n")
+            return lines
+
+    def _write_at_end(self, payload: bytes) -> None:
+        ensure_private_dir(self.path.parent)
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
+        try:
+            view = memoryview(payload)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
+        finally:
+            os.close(fd)
+
+    def append(self, records: Sequence[dict[str, Any]]) -> None:
+        """Append the records in one write, flushed to disk."""
+        if not records:
+            return
+        payload = b"".join(_dump(r) for r in records)
+        with self.lock:
+            self._repair_tail()
+            self._write_at_end(payload)
+
+    def _repair_tail(self) -> None:
+        """Make sure the file ends with a newline, so an append cannot glue onto a torn line."""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            return
+        if size == 0:
+            return
+        with self.path.open("rb") as fh:
+            fh.seek(size - 1)
+            last = fh.read(1)
+        if last != b"\n":
+            self._repair()
+
+    def rewrite(self, records: Iterable[dict[str, Any]]) -> None:
+        """Replace the file's content with these records, atomically."""
+        with self.lock:
+            self._replace_with(_dump(r) for r in records)
+
+    def _replace_with(self, chunks: Iterable[bytes]) -> None:
+        folder = ensure_private_dir(self.path.parent)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=self.path.name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                for chunk in chunks:
+                    fh.write(chunk)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, FILE_MODE)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _fsync_dir(folder)
+
+    def _current_lines(self) -> list[bytes]:
+        data = self._read_bytes()
+        lines, torn_at = self._split(data)
+        if torn_at is not None:
+            lines = self._repair()
+        return [ln for ln in lines if ln.strip()]
+
+    def delete_ids(self, ids: Collection[str]) -> int:
+        """Remove the records with these ids; return how many lines were removed."""
+        wanted = set(ids)
+        if not wanted:
+            return 0
+        with self.lock:
+            lines = self._current_lines()
+            kept = [ln for ln in lines if _line_id(ln) not in wanted]
+            removed = len(lines) - len(kept)
+            if removed:
+                self._replace_with(ln + b"\n" for ln in kept)
+            return removed
+
+    def upsert(self, records: Sequence[dict[str, Any]]) -> None:
+        """Replace the records whose id is already stored (in place) and append the others."""
+        if not records:
+            return
+        new: dict[str, bytes] = {}
+        for r in records:
+            if "id" not in r:
+                raise StoreError(f"{self.path}: cannot upsert a record without an id")
+            new[str(r["id"])] = _dump(r)
+        with self.lock:
+            lines = self._current_lines()
+            ids = [_line_id(ln) for ln in lines]
+            if not any(i in new for i in ids):
+                self._repair_tail()
+                self._write_at_end(b"".join(new.values()))
+                return
+            out: list[bytes] = []
+            for line, line_id in zip(lines, ids, strict=True):
+                if line_id is not None and line_id in new:
+                    out.append(new.pop(line_id))
+                else:
+                    out.append(line + b"\n")
+            out.extend(new.values())
+            self._replace_with(out)
+
+
+def _loads_object(line: bytes) -> dict[str, Any] | None:
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class UserStore:
+    """The JSONL files of one user: users/<user_id>/{episodes,facts,ingested}.jsonl."""
+
+    def __init__(self, data_dir: Path, user_id: str, *, lock_timeout: float) -> None:
+        self.user_id = validate_user_id(user_id)
+        self.folder = Path(data_dir) / "users" / user_id
+        self.lock = StoreLock(self.folder / "user.lock", timeout=lock_timeout)
+        self.episodes = JsonlFile(self.folder / "episodes.jsonl", lock_timeout=lock_timeout)
+        self.facts = JsonlFile(self.folder / "facts.jsonl", lock_timeout=lock_timeout)
+        self.ingested = JsonlFile(self.folder / "ingested.jsonl", lock_timeout=lock_timeout)
+
+    def exists(self) -> bool:
+        """Whether anything was ever stored for this user."""
+        return self.folder.is_dir()
+
+
+def list_users(data_dir: Path) -> list[str]:
+    """Return the ids of the users that have a folder under data_dir/users, sorted."""
+    root = Path(data_dir) / "users"
+    if not root.is_dir():
+        return []
+    names = []
+    for entry in root.iterdir():
+        if entry.is_dir():
+            try:
+                names.append(validate_user_id(entry.name))
+            except Exception:
+                continue  # not a folder nemori made
+    return sorted(names)
+
+
+def delete_user_files(data_dir: Path, user_id: str, *, lock_timeout: float = 60.0) -> None:
+    """Delete a user's JSONL files and BM25 indexes (the Chroma collections are the caller's)."""
+    validate_user_id(user_id)
+    store = UserStore(data_dir, user_id, lock_timeout=lock_timeout)
+    targets = [store.folder, Path(data_dir) / "bm25" / user_id]
+    if not any(t.exists() for t in targets):
+        return
+    with store.lock, store.episodes.lock, store.facts.lock, store.ingested.lock:
+        for target in targets:
+            try:
+                shutil.rmtree(target)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise StoreError(f"{target}: cannot delete: {exc.strerror}") from None

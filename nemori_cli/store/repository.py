@@ -1,0 +1,110 @@
+"""Typed access to one user's JSONL files, cached until another process changes them."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from nemori_cli.models import Episode, Fact, to_iso, utcnow
+from nemori_cli.store.jsonl import JsonlFile, UserStore
+
+R = TypeVar("R", Episode, Fact)
+
+
+class _Table(Generic[R]):
+    """Records of one kind, keyed by id, backed by one JSONL file."""
+
+    def __init__(self, file: JsonlFile, parse: Any) -> None:
+        self.file = file
+        self._parse = parse
+        self._cache: dict[str, R] | None = None
+        self._stamp: tuple[int, int] | None = None
+
+    def _current_stamp(self) -> tuple[int, int] | None:
+        try:
+            st = Path(self.file.path).stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def all(self) -> dict[str, R]:
+        """Return every record by id (reloaded when the file changed on disk)."""
+        stamp = self._current_stamp()
+        if self._cache is None or stamp != self._stamp:
+            records = {}
+            for d in self.file.read():
+                records[d["id"]] = self._parse(d)
+            self._cache, self._stamp = records, self._current_stamp()
+        return self._cache
+
+    def get(self, record_id: str) -> R | None:
+        return self.all().get(record_id)
+
+    def upsert(self, records: Sequence[R]) -> None:
+        """Store records, replacing those with the same id."""
+        if not records:
+            return
+        existing = self.all()
+        if any(r.id in existing for r in records):
+            self.file.upsert([r.to_dict() for r in records])
+        else:
+            self.file.append([r.to_dict() for r in records])
+        existing.update({r.id: r for r in records})
+        self._stamp = self._current_stamp()
+
+    def delete(self, ids: Collection[str]) -> int:
+        """Remove records by id; return how many were removed."""
+        removed = self.file.delete_ids(ids)
+        if self._cache is not None:
+            for i in ids:
+                self._cache.pop(i, None)
+            self._stamp = self._current_stamp()
+        return removed
+
+
+class Repository:
+    """One user's episodes, facts and import log."""
+
+    def __init__(self, data_dir: Path, user_id: str, *, lock_timeout: float) -> None:
+        self.user_id = user_id
+        self.files = UserStore(data_dir, user_id, lock_timeout=lock_timeout)
+        self.episodes: _Table[Episode] = _Table(self.files.episodes, Episode.from_dict)
+        self.facts: _Table[Fact] = _Table(self.files.facts, Fact.from_dict)
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.files.folder)
+
+    def ingested(self) -> tuple[set[str], dict[str, set[str]]]:
+        """Return (file hashes imported whole, conversation id -> message ids imported)."""
+        files: set[str] = set()
+        messages: dict[str, set[str]] = {}
+        for d in self.files.ingested.read():
+            if d.get("kind") == "file":
+                files.add(d["sha256"])
+            else:
+                messages.setdefault(d["conversation_id"], set()).update(d["message_ids"])
+        return files, messages
+
+    def mark_ingested(self, conversations: Iterable[tuple[str, Sequence[str], str | None]]) -> None:
+        """Record (conversation id, message ids, source) as imported."""
+        at = to_iso(utcnow())
+        lines = [
+            {
+                "kind": "conversation",
+                "conversation_id": c,
+                "message_ids": list(m),
+                "source": s,
+                "at": at,
+            }
+            for c, m, s in conversations
+        ]
+        if lines:
+            self.files.ingested.append(lines)
+
+    def mark_file(self, source: str, sha256: str) -> None:
+        """Record that a whole file was imported."""
+        self.files.ingested.append(
+            [{"kind": "file", "source": source, "sha256": sha256, "at": to_iso(utcnow())}]
+        )
