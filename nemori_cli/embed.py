@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -98,10 +99,14 @@ class LocalEmbedder:
         self._model_sha256 = model_sha256
         self._session: Any = None
         self._tokenizer: Any = None
+        self._load_lock = threading.Lock()
 
     def _load(self) -> None:
-        if self._session is not None:
-            return
+        with self._load_lock:
+            if self._session is None:
+                self._load_unlocked()
+
+    def _load_unlocked(self) -> None:
         model_path = self._model_path
         if model_path is None:
             try:
@@ -252,8 +257,9 @@ def _field(item: Any, name: str) -> Any:
 class CachedEmbedder:
     """Wraps an embedder so that no text is embedded twice in one run."""
 
-    def __init__(self, inner: Embedder) -> None:
+    def __init__(self, inner: Embedder, *, max_items: int = 200_000) -> None:
         self.inner = inner
+        self.max_items = max_items  # 200k vectors of 384 floats: about 300 MB at most
         self._cache: dict[str, np.ndarray] = {}
 
     @property
@@ -269,14 +275,17 @@ class CachedEmbedder:
         import numpy as np
 
         texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
         misses = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if misses:
             vectors = self.inner.embed(misses)
             for text, vector in zip(misses, vectors, strict=True):
                 self._cache[text] = vector
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts]).astype(np.float32, copy=False)
+        out = np.stack([self._cache[t] for t in texts]).astype(np.float32, copy=False)
+        while len(self._cache) > self.max_items:  # forget the oldest first
+            del self._cache[next(iter(self._cache))]
+        return out
 
     def clear(self) -> None:
         """Forget every cached vector."""

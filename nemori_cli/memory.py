@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.config import Settings, load_settings, validate_user_id
-from nemori_cli.errors import LockTimeout, NotFound, UsageError
+from nemori_cli.errors import NotFound, UsageError
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.progress import NullProgress, Progress
 from nemori_cli.search import SearchFilters, accepts, fuse, to_hit
@@ -98,29 +97,10 @@ class Memory:
     @contextlib.contextmanager
     def writing(self, user: str | None = None) -> Iterator[Repository]:
         """Hold the user's write lock; mark the indexes dirty until the block completes."""
-        from filelock import FileLock, Timeout
-
         repo = self.repo(user)
-        repo.folder.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(repo.folder / ".write.lock"))
-        try:
-            lock.acquire(timeout=0.2)
-        except Timeout:
-            self.progress.note(
-                f"waiting for another nemori process to finish writing user {repo.user_id!r}"
-            )
-            try:
-                lock.acquire(timeout=self.settings.lock_timeout)
-            except Timeout:
-                raise LockTimeout(
-                    f"user {repo.user_id!r} is locked by another nemori process; gave up after "
-                    f"{self.settings.lock_timeout:g}s (set NEMORI_LOCK_TIMEOUT to wait longer)"
-                ) from None
-        try:
-            (repo.folder / DIRTY_MARKER).touch()
+        with repo.files.lock:  # creates the user folder, private to the owner
+            (repo.folder / DIRTY_MARKER).touch(mode=0o600)
             yield repo
-        finally:
-            lock.release()
 
     def _clean(self, user: str | None = None) -> None:
         """Mark the user's indexes as consistent with the JSONL again."""
@@ -331,10 +311,7 @@ class Memory:
         uid = self.user_id(user)
         if uid not in self.users():
             raise NotFound(f"no user {uid!r} in {self.data_dir}")
-        for kd in KINDS:
-            self.vectors(uid).reset(kd)
         self.vectors(uid).drop()
-        shutil.rmtree(self.data_dir / "bm25" / uid, ignore_errors=True)
         from nemori_cli.store.jsonl import delete_user_files
 
         delete_user_files(self.data_dir, uid)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli import __version__
-from nemori_cli.cli import admin, episodes, facts, ingest, search, users
+from nemori_cli.cli import admin, episodes, export, facts, ingest, mcp, search, users
 from nemori_cli.cli.context import AppContext
 from nemori_cli.errors import NemoriError
 
@@ -74,6 +74,8 @@ app.add_typer(facts.app, name="facts")
 app.add_typer(episodes.app, name="episodes")
 app.add_typer(users.app, name="users")
 admin.register(app)
+export.register(app)
+mcp.register(app)
 
 
 def main(argv: list[str] | None = None) -> Any:

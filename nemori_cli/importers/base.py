@@ -190,3 +190,7 @@ def first_str(record: dict[str, Any], *keys: str) -> str | None:
 def dicts(values: Iterable[Any]) -> Iterable[dict[str, Any]]:
     """Keep only the dict items of a sequence (sources hold stray nulls)."""
     return (v for v in values if isinstance(v, dict))
+
+
+class EmptySource(ImportFormatError):
+    """A readable file that yielded no conversation to import."""

@@ -25,6 +25,9 @@ Message = dict[str, str]
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
 _import_lock = threading.Lock()
+_litellm: Any = None
+
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format")
 
 
 class LLMError(NemoriError):
@@ -39,31 +42,39 @@ class InvalidAnswer(ValueError):
     """The model answered, but not with JSON that fits the schema."""
 
 
+class _FormatRejected(Exception):
+    """The provider refused the response format we asked for."""
+
+
 def load_litellm() -> Any:
-    """Import litellm quietly: local cost map, no callbacks, no debug prints."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    with _import_lock:
-        import litellm
+    """Import litellm once, quietly: local cost map, no callbacks, no debug prints."""
+    global _litellm
+    if _litellm is None:
+        with _import_lock:
+            if _litellm is None:
+                os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+                import logging
 
-        litellm.suppress_debug_info = True
-        litellm.turn_off_message_logging = True
-        litellm.disable_hf_tokenizer_download = True
-        litellm.drop_params = True
-        litellm.callbacks = []
-        litellm.success_callback = []
-        litellm.failure_callback = []
-        litellm.num_retries = None
-        import logging
+                import litellm
 
-        for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
-    return litellm
+                litellm.suppress_debug_info = True
+                litellm.turn_off_message_logging = True
+                litellm.disable_hf_tokenizer_download = True
+                litellm.drop_params = True
+                litellm.callbacks = []
+                litellm.success_callback = []
+                litellm.failure_callback = []
+                for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
+                _litellm = litellm
+    return _litellm
 
 
 class LLMClient:
     """Ask one model for answers that fit pydantic models."""
 
-    def __init__(self, settings: Settings, *, backoff: float = 1.0, max_wait: float = 60.0) -> None:
+    def __init__(self, settings: Settings, *, backoff: float | None = None,
+                 max_wait: float = 60.0) -> None:
         if not settings.llm_model:
             raise LLMError("no LLM model configured (set --llm or NEMORI_LLM_MODEL)")
         self.model: str = settings.llm_model
@@ -71,9 +82,11 @@ class LLMClient:
         self._api_key = settings.llm_api_key
         self.timeout = settings.llm_timeout
         self.retries = max(0, settings.llm_retries)
-        self.backoff = backoff
+        self.backoff = backoff if backoff is not None else getattr(settings, "llm_backoff", 1.0)
         self.max_wait = max_wait
-        self._schema_support: bool | None = None
+        # response formats still to try, current first: a JSON schema, JSON mode, or none
+        # (the schema then only in the prompt); a provider that refuses one steps down
+        self._formats: list[str] | None = None
 
     @property
     def where(self) -> str:
@@ -89,13 +102,10 @@ class LLMClient:
         answer, or a transport failure after retries, raises LLMError (usage on `.usage`).
         """
         convo = list(messages)
-        use_schema = self.supports_schema()
-        if not use_schema:
-            convo = _with_schema_hint(convo, response_model)
         usage = Usage()
         for attempt in (1, 2):
             try:
-                response = self._request(convo, response_model, use_schema)
+                response = self._call(convo, response_model)
             except LLMError as exc:
                 raise LLMError(str(exc), usage) from None
             usage = usage + self._usage(response)
@@ -111,38 +121,49 @@ class LLMClient:
                          {"role": "user", "content": _retry_hint(exc)}]
         raise AssertionError("unreachable")
 
-    def supports_schema(self) -> bool:
-        """Whether the provider takes a JSON-schema response format (else JSON mode)."""
-        if self._schema_support is None:
-            litellm = load_litellm()
+    def response_format(self) -> str:
+        """The format asked for now: "schema", "json" (JSON mode) or "none"."""
+        if self._formats is None:
             try:
-                self._schema_support = bool(litellm.supports_response_schema(self.model))
+                schema = bool(load_litellm().supports_response_schema(self.model))
             except Exception:
-                self._schema_support = False
-        return self._schema_support
+                schema = False
+            self._formats = ["schema", "json", "none"] if schema else ["json", "schema", "none"]
+        return self._formats[0]
+
+    def _call(self, messages: list[Message], response_model: type[BaseModel]) -> Any:
+        """Send the messages, stepping down the format ladder if the provider refuses one."""
+        while True:
+            fmt = self.response_format()
+            prepared = messages if fmt == "schema" else _with_schema_hint(messages, response_model)
+            try:
+                return self._request(prepared, response_model, fmt)
+            except _FormatRejected:
+                formats = self._formats or []
+                if fmt in formats and len(formats) > 1:
+                    formats.remove(fmt)  # shared by the workers: one refusal is enough
 
     def _request(self, messages: list[Message], response_model: type[BaseModel],
-                 use_schema: bool) -> Any:
+                 fmt: str) -> Any:
         from tenacity import Retrying, retry_if_exception, stop_after_attempt
 
         litellm = load_litellm()
-        if use_schema:
-            response_format: dict[str, Any] = {"type": "json_schema", "json_schema": {
-                "name": response_model.__name__,
-                "schema": response_model.model_json_schema(),
-                "strict": False,
-            }}
-        else:
-            response_format = {"type": "json_object"}
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "response_format": response_format,
             "timeout": self.timeout,
             "max_retries": 0,  # retries are ours, so Retry-After is honoured everywhere
             "drop_params": True,
             "temperature": 0,
         }
+        if fmt == "schema":
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": response_model.__name__,
+                "schema": response_model.model_json_schema(),
+                "strict": False,
+            }}
+        elif fmt == "json":
+            kwargs["response_format"] = {"type": "json_object"}
         if self.base_url:
             kwargs["api_base"] = self.base_url
         if self._api_key:
@@ -161,6 +182,8 @@ class LLMClient:
         try:
             return retrying(litellm.completion, **kwargs)
         except Exception as exc:
+            if fmt != "none" and _refuses_format(exc):
+                raise _FormatRejected() from exc
             raise LLMError(self.describe(exc)) from None
 
     def _wait(self, retry_state: Any) -> float:
@@ -208,6 +231,13 @@ class LLMClient:
         if self._api_key:
             text = text.replace(self._api_key, "****")
         return re.sub(r"\bsk-[A-Za-z0-9_-]{8,}", "****", text)
+
+
+def _refuses_format(exc: BaseException) -> bool:
+    """Whether a 400/422 error complains about the response format."""
+    status = getattr(exc, "status_code", None)
+    text = str(exc).lower()
+    return status in (400, 422) and any(w in text for w in _FORMAT_WORDS)
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -58,9 +58,11 @@ class StoreLock:
         path: Path,
         *,
         timeout: float,
+        label: Path | None = None,
         on_wait: Callable[[Path, float], None] = _tell_waiting,
     ) -> None:
         self.path = path
+        self.label = label or path  # what the messages name: the file or folder it guards
         self.timeout = timeout
         self.on_wait = on_wait
         # One FileLock per path in this process: two FileLocks on one file would block each other.
@@ -71,21 +73,25 @@ class StoreLock:
         """Whether this process (this thread) holds the lock."""
         return self._lock.is_locked
 
-    def acquire(self) -> None:
-        """Take the lock, waiting up to the timeout; raise LockTimeout after that."""
+    def try_acquire(self) -> bool:
+        """Take the lock if it is free right now; return whether it was taken."""
         ensure_private_dir(self.path.parent)
         try:
             self._lock.acquire(blocking=False)
-            return
         except Timeout:
-            pass
-        self.on_wait(self.path, self.timeout)
+            return False
+        return True
+
+    def acquire(self) -> None:
+        """Take the lock, waiting up to the timeout; raise LockTimeout after that."""
+        if self.try_acquire():
+            return
+        self.on_wait(self.label, self.timeout)
         try:
             self._lock.acquire(timeout=self.timeout)
         except Timeout:
-            target = self.path.with_suffix("") if self.path.suffix == ".lock" else self.path
             raise LockTimeout(
-                f"{target} is locked by another nemori process; "
+                f"{self.label} is locked by another nemori process; "
                 f"gave up after {self.timeout:g}s"
             ) from None
 
@@ -136,7 +142,10 @@ class JsonlFile:
     ) -> None:
         self.path = Path(path)
         self.lock = StoreLock(
-            self.path.with_name(self.path.name + ".lock"), timeout=lock_timeout, on_wait=on_wait
+            self.path.with_name(self.path.name + ".lock"),
+            timeout=lock_timeout,
+            label=self.path,
+            on_wait=on_wait,
         )
 
     def _read_bytes(self) -> bytes:
@@ -184,10 +193,14 @@ class JsonlFile:
 
     def read(self) -> list[dict[str, Any]]:
         """Return every record; cut off a torn last line left by an interrupted write."""
-        data = self._read_bytes()
-        lines, torn_at = self._split(data)
-        if torn_at is not None:
-            lines = self._repair()
+        lines, torn_at = self._split(self._read_bytes())
+        # A torn line is either a crash's leftover or another process's write in progress:
+        # repair it only when the lock is free (writers hold it), never wait for it here.
+        if torn_at is not None and self.lock.try_acquire():
+            try:
+                lines = self._repair()
+            finally:
+                self.lock.release()
         return self._parse(lines)
 
     def _repair(self) -> list[bytes]:
@@ -343,7 +356,8 @@ class UserStore:
     def __init__(self, data_dir: Path, user_id: str, *, lock_timeout: float) -> None:
         self.user_id = validate_user_id(user_id)
         self.folder = Path(data_dir) / "users" / user_id
-        self.lock = StoreLock(self.folder / "user.lock", timeout=lock_timeout)
+        # Hold this one around changes that span several files (ingest, delete).
+        self.lock = StoreLock(self.folder / "user.lock", timeout=lock_timeout, label=self.folder)
         self.episodes = JsonlFile(self.folder / "episodes.jsonl", lock_timeout=lock_timeout)
         self.facts = JsonlFile(self.folder / "facts.jsonl", lock_timeout=lock_timeout)
         self.ingested = JsonlFile(self.folder / "ingested.jsonl", lock_timeout=lock_timeout)

@@ -1,0 +1,149 @@
+"""Import a generated ~200 MB ChatGPT export and print wall time and peak memory.
+
+    python bench/import_large.py [--mb 200] [--whole]
+
+The export is written to a temp dir, then read in a fresh child process (so the generator's
+memory does not count): open_source(...).conversations() over every conversation, nothing
+stored. --whole parses the file in one piece instead of one conversation at a time, to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any
+
+import orjson
+
+WORDS = (
+    "the hike to the refuge took six hours and we camped near the lake before the pass "
+    "je voudrais réserver une chambre pour deux nuits à Chamonix près du téléphérique "
+    "python asyncio gather cancels the remaining tasks when one raises unless you pass "
+    "return_exceptions my sister moved to Lyon last spring and 🙂 loves her new job"
+).split()
+
+
+def _text(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(words))
+
+
+def _node(node_id: str, parent: str | None, children: list[str], message: Any) -> dict:
+    return {"id": node_id, "message": message, "parent": parent, "children": children}
+
+
+def _message(rng: random.Random, role: str, when: float, text: str) -> dict:
+    meta: dict[str, Any] = {"request_id": uuid.UUID(int=rng.getrandbits(128)).hex,
+                            "timestamp_": "absolute", "message_type": None}
+    if role == "assistant":
+        meta.update({
+            "finish_details": {"type": "stop", "stop_tokens": [200002]},
+            "is_complete": True, "citations": [], "content_references": [],
+            "model_slug": "gpt-4o", "default_model_slug": "gpt-4o", "parent_id": "x" * 36,
+        })
+    return {
+        "id": str(uuid.UUID(int=rng.getrandbits(128))),
+        "author": {"role": role, "name": None, "metadata": {}},
+        "create_time": when, "update_time": None,
+        "content": {"content_type": "text", "parts": [text]},
+        "status": "finished_successfully", "end_turn": role == "assistant" or None,
+        "weight": 1.0, "metadata": meta, "recipient": "all", "channel": None,
+    }
+
+
+def conversation(rng: random.Random, start: float) -> dict:
+    """Build one conversation: a hidden system root, then 10-40 alternating turns."""
+    ids = [str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(rng.randint(12, 42))]
+    mapping = {}
+    system = _message(rng, "system", start, "")
+    system["metadata"]["is_visually_hidden_from_conversation"] = True
+    mapping[ids[0]] = _node(ids[0], None, [ids[1]], None)
+    mapping[ids[1]] = _node(ids[1], ids[0], [ids[2]], system)
+    for i in range(2, len(ids)):
+        role = "user" if i % 2 == 0 else "assistant"
+        words = rng.randint(8, 60) if role == "user" else rng.randint(40, 260)
+        msg = _message(rng, role, start + 30 * i, _text(rng, words))
+        kids = [ids[i + 1]] if i + 1 < len(ids) else []
+        mapping[ids[i]] = _node(ids[i], ids[i - 1], kids, msg)
+    return {
+        "title": _text(rng, 4), "create_time": start, "update_time": start + 3600,
+        "mapping": mapping, "moderation_results": [], "current_node": ids[-1],
+        "plugin_ids": None, "conversation_id": str(uuid.UUID(int=rng.getrandbits(128))),
+        "conversation_template_id": None, "gizmo_id": None, "is_archived": False,
+        "safe_urls": [], "default_model_slug": "gpt-4o",
+        "id": str(uuid.UUID(int=rng.getrandbits(128))),
+    }
+
+
+def generate(path: str, megabytes: int) -> int:
+    """Write a ChatGPT-shaped conversations.json of about this size; return the count."""
+    rng = random.Random(7)
+    target = megabytes * 1024 * 1024
+    count, written, start = 0, 0, 1.70e9
+    with open(path, "wb") as fh:
+        fh.write(b"[")
+        while written < target:
+            blob = orjson.dumps(conversation(rng, start + count * 5000))
+            if count:
+                fh.write(b", ")
+            fh.write(blob)
+            written += len(blob) + 2
+            count += 1
+        fh.write(b"]")
+    return count
+
+
+def measure(path: str, whole: bool) -> dict:
+    """Import every conversation of the file and report counts, time and peak RSS."""
+    from nemori_cli.importers import open_source, payload
+
+    if whole:
+        payload.BIG = 1 << 62
+    began = time.perf_counter()
+    source = open_source(path)
+    opened = time.perf_counter() - began
+    conversations = messages = 0
+    for conv in source.conversations():
+        conversations += 1
+        messages += len(conv.messages)
+    seconds = time.perf_counter() - began
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "format": source.format, "conversations": conversations, "messages": messages,
+        "open_seconds": round(opened, 2), "seconds": round(seconds, 2),
+        "peak_rss_mb": round(peak_kb / 1024), "mode": "whole" if whole else "streamed",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=200, help="size of the generated export")
+    parser.add_argument("--whole", action="store_true", help="parse the file in one piece")
+    parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.whole)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "conversations.json")
+        began = time.perf_counter()
+        count = generate(path, args.mb)
+        size_mb = os.path.getsize(path) / 1024 / 1024
+        print(f"generated {size_mb:.0f} MB, {count} conversations "
+              f"in {time.perf_counter() - began:.1f} s")
+        cmd = [sys.executable, __file__, "--measure", path] + (["--whole"] if args.whole else [])
+        result = json.loads(subprocess.run(cmd, check=True, capture_output=True).stdout)
+        print(f"{result['mode']}: {result['conversations']} conversations, "
+              f"{result['messages']} messages in {result['seconds']} s "
+              f"(open {result['open_seconds']} s), peak RSS {result['peak_rss_mb']} MB")
+
+
+if __name__ == "__main__":
+    main()

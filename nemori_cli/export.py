@@ -1,0 +1,282 @@
+"""Export a user's whole store (JSONL, JSON or markdown) and restore an export verbatim."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from nemori_cli.errors import ImportFormatError, NotFound, UsageError
+from nemori_cli.models import Episode, Fact, to_iso, utcnow
+
+if TYPE_CHECKING:
+    from nemori_cli.memory import Memory
+
+EXPORT_VERSION = 1
+FORMATS = ("jsonl", "json", "markdown")
+_SNIFF_BYTES = 512
+_HEADER_RE = re.compile(rb'^\s*\{\s*"nemori_export"\s*:')
+_EPISODE_BATCH = 256
+_FACT_BATCH = 1024
+
+
+# --- export ------------------------------------------------------------------------------
+
+
+def export_user(memory: Memory, user: str | None = None, format: str = "jsonl") -> Iterator[str]:
+    """Return the chunks of text that make up the export of one user's store.
+
+    Checks the format and the user before anything is produced, so a caller can open its
+    output only once the export is known to work.
+    """
+    if format not in FORMATS:
+        raise UsageError(f"unknown export format {format!r}: use {', '.join(FORMATS)}")
+    uid = memory.user_id(user)
+    if uid not in memory.users():
+        raise NotFound(f"no user {uid!r} in {memory.data_dir}")
+    episodes = memory.episodes(user=uid)
+    facts = memory.facts(user=uid, include_superseded=True)
+    header = {
+        "nemori_export": EXPORT_VERSION,
+        "user": uid,
+        "exported_at": to_iso(utcnow()),
+        "embed_model": memory.embedder.model_id,
+        "episodes": len(episodes),
+        "facts": len(facts),
+    }
+    if format == "jsonl":
+        return _jsonl(header, episodes, facts)
+    if format == "json":
+        return _json(header, episodes, facts)
+    return _markdown(header, episodes, facts)
+
+
+def _dumps(obj: Any) -> str:
+    return orjson.dumps(obj).decode()
+
+
+def _jsonl(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
+    yield _dumps(header) + "\n"
+    for ep in episodes:
+        yield _dumps({"type": "episode", **ep.to_dict()}) + "\n"
+    for fact in facts:
+        yield _dumps({"type": "fact", **fact.to_dict()}) + "\n"
+
+
+def _json(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
+    # Streamed piece by piece (one record a line) rather than built as one string in memory.
+    head = {k: v for k, v in header.items() if k not in ("episodes", "facts")}
+    yield _dumps(head)[:-1] + ',\n"episodes": ['
+    for i, ep in enumerate(episodes):
+        yield ("," if i else "") + "\n" + _dumps(ep.to_dict())
+    yield '\n],\n"facts": ['
+    for i, fact in enumerate(facts):
+        yield ("," if i else "") + "\n" + _dumps(fact.to_dict())
+    yield "\n]}\n"
+
+
+def _when(value: Any) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value is not None else "undated"
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
+
+
+def _markdown(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
+    yield f"# Memory of {header['user']}\n\n"
+    yield (
+        f"Exported {header['exported_at']} by nemori: {len(episodes)} episodes, "
+        f"{len(facts)} facts.\n\n"
+    )
+    yield "## Episodes\n\n"
+    for ep in episodes:
+        yield _markdown_episode(ep)
+    yield "## Facts\n\n"
+    titles = {ep.id: ep.title for ep in episodes}
+    by_category: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_category.setdefault(fact.category, []).append(fact)
+    for category, group in sorted(by_category.items()):
+        yield f"### {category}\n\n"
+        for fact in group:
+            yield _markdown_fact(fact, titles)
+        yield "\n"
+
+
+def _markdown_episode(ep: Episode) -> str:
+    lines = [
+        f"### {ep.title or '(untitled)'}",
+        "",
+        f"*{_when(ep.timestamp)} · conversation `{ep.conversation_id}` · episode `{ep.id}`*",
+        "",
+        ep.content.strip(),
+        "",
+    ]
+    if ep.messages:
+        lines += ["Messages:", ""]
+        for m in ep.messages:
+            stamp = f" · {_when(m.timestamp)}" if m.timestamp else ""
+            lines += [f"**{m.speaker}**{stamp} (`{m.id}`)", "", _quote(m.content), ""]
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_fact(fact: Fact, titles: dict[str, str]) -> str:
+    sources = ", ".join(
+        f'"{titles[e]}" (`{e}`)' if e in titles else f"`{e}`" for e in fact.source_episode_ids
+    )
+    details = [f"from {sources or 'no episode'}"]
+    if fact.source_message_ids:
+        details.append("messages " + ", ".join(f"`{m}`" for m in fact.source_message_ids))
+    if fact.valid_from:
+        details.append(f"since {_when(fact.valid_from)}")
+    details.append(f"confidence {fact.confidence:g}")
+    details.append(f"by {fact.extractor}")
+    if fact.superseded_by:
+        details.append(f"superseded by `{fact.superseded_by}`")
+    return f"- {fact.content.strip()} (`{fact.id}`)\n  - {'; '.join(details)}\n"
+
+
+# --- restore -----------------------------------------------------------------------------
+
+
+def is_export(path: str | Path) -> bool:
+    """Tell whether a file is a nemori export (JSON or JSONL), from its first bytes."""
+    if str(path) == "-":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    return bool(_HEADER_RE.match(head.removeprefix(b"\xef\xbb\xbf")))
+
+
+def read_export(path: str | Path) -> tuple[dict[str, Any], list[Episode], list[Fact]]:
+    """Parse a JSON or JSONL export into its header, episodes and facts (validating all)."""
+    try:
+        data = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
+    except OSError as exc:
+        raise ImportFormatError(f"{path}: cannot read: {exc.strerror}") from None
+    first, _, rest = data.partition(b"\n")
+    try:
+        header = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        header = None
+    # A JSONL header counts its records; a JSON document (even on one line) holds them.
+    if isinstance(header, dict) and not isinstance(header.get("episodes"), list):
+        rows = _jsonl_rows(path, rest)
+    else:
+        header, rows = _json_rows(path, data)
+    version = header.get("nemori_export")
+    if version != EXPORT_VERSION:
+        raise ImportFormatError(
+            f"{path}: nemori export version {version!r} is not supported "
+            f"(this nemori reads version {EXPORT_VERSION})"
+        )
+    episodes: list[Episode] = []
+    facts: list[Fact] = []
+    for where, kind, d in rows:
+        try:
+            if kind == "episode":
+                episodes.append(Episode.from_dict(d))
+            elif kind == "fact":
+                facts.append(Fact.from_dict(d))
+            else:
+                raise ImportFormatError(f"{path}: {where}: unknown record type {kind!r}")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ImportFormatError(f"{path}: {where}: invalid {kind} ({exc!r})") from None
+    return header, episodes, facts
+
+
+Row = tuple[str, Any, dict[str, Any]]  # (where in the file, record type, record)
+
+
+def _jsonl_rows(path: str | Path, body: bytes) -> list[Row]:
+    rows: list[Row] = []
+    for lineno, line in enumerate(body.splitlines(), start=2):
+        if not line.strip():
+            continue
+        try:
+            d = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise ImportFormatError(f"{path}: line {lineno}: invalid JSON ({exc})") from None
+        if not isinstance(d, dict):
+            raise ImportFormatError(f"{path}: line {lineno}: expected a JSON object")
+        rows.append((f"line {lineno}", d.get("type"), d))
+    return rows
+
+
+def _json_rows(path: str | Path, data: bytes) -> tuple[dict[str, Any], list[Row]]:
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ImportFormatError(f"{path}: not a valid nemori export: {exc}") from None
+    if not isinstance(doc, dict) or "nemori_export" not in doc:
+        raise ImportFormatError(f"{path}: not a nemori export (no nemori_export header)")
+    rows: list[Row] = []
+    for key, kind in (("episodes", "episode"), ("facts", "fact")):
+        records = doc.get(key, [])
+        if not isinstance(records, list):
+            raise ImportFormatError(f"{path}: {key!r} must be a list")
+        for i, d in enumerate(records, start=1):
+            if not isinstance(d, dict):
+                raise ImportFormatError(f"{path}: {kind} {i}: expected a JSON object")
+            rows.append((f"{kind} {i}", kind, d))
+    return {k: v for k, v in doc.items() if k not in ("episodes", "facts")}, rows
+
+
+def restore_file(memory: Memory, path: str | Path, user: str | None = None) -> dict[str, Any]:
+    """Store the episodes and facts of an export as they are, log their messages, index them.
+
+    Records keep their ids, times and provenance; only user_id becomes the target user.
+    Restoring the same export twice changes nothing.
+    """
+    from nemori_cli.indexing import episode_docs, fact_docs
+
+    uid = memory.user_id(user)
+    _, episodes, facts = read_export(path)
+    episodes = [replace(e, user_id=uid) for e in episodes]
+    facts = [replace(f, user_id=uid) for f in facts]
+    sha256 = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    task = memory.progress.task("Restoring", total=len(episodes) + len(facts))
+    with memory.writing(uid) as repo:
+        vectors = memory.vectors(uid)
+        vectors.delete("episode", [e.id for e in episodes if repo.episodes.get(e.id)])
+        vectors.delete("fact", [f.id for f in facts if repo.facts.get(f.id)])
+        for chunk in _batches(episodes, _EPISODE_BATCH):
+            repo.episodes.upsert(chunk)
+            repo.mark_ingested(
+                (e.conversation_id, e.message_ids, str(path)) for e in chunk if e.message_ids
+            )
+            docs = episode_docs(chunk, memory.embedder.embed)
+            vectors.upsert("episode", docs.ids, docs.vectors, docs.documents, docs.metadatas)
+            task.advance(len(chunk))
+        for fchunk in _batches(facts, _FACT_BATCH):
+            repo.facts.upsert(fchunk)
+            fdocs = fact_docs(fchunk, memory.embedder.embed([f.content for f in fchunk]))
+            vectors.upsert("fact", fdocs.ids, fdocs.vectors, fdocs.documents, fdocs.metadatas)
+            task.advance(len(fchunk))
+        repo.mark_file(str(path), sha256)
+        memory._rebuild_lexical("episode", uid)
+        memory._rebuild_lexical("fact", uid)
+    memory._clean(uid)
+    task.close()
+    return {
+        "path": str(path),
+        "user": uid,
+        "conversations": len({e.conversation_id for e in episodes}),
+        "messages": sum(len(e.message_ids) for e in episodes),
+        "episodes": len(episodes),
+        "facts": len(facts),
+    }
+
+
+def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

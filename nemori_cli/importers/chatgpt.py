@@ -1,0 +1,153 @@
+"""ChatGPT data exports: conversations.json (and its shards), each a tree of messages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role
+from nemori_cli.importers.payload import BadRecord, JsonDoc
+from nemori_cli.importers.timeparse import try_time
+from nemori_cli.importers.tree import branch, latest_leaf
+from nemori_cli.models import Conversation, to_iso
+
+NAME = "chatgpt"
+DESCRIPTION = "ChatGPT data export: conversations.json, conversations-*.json shards, or the .zip"
+INPUT = "json"
+
+# Content the person never saw in the chat: reasoning, memory and custom-instruction context,
+# tool output, browsing and errors.
+_HIDDEN_TYPES = {
+    "thoughts", "reasoning_recap", "user_editable_context", "model_editable_context",
+    "execution_output", "system_error", "sonic_webpage", "computer_output",
+}
+_CITATION = re.compile("\ue200[^\ue201]*\ue201")  # private-use markers around inline citations
+
+
+def matches(doc: JsonDoc) -> bool:
+    """Recognise conversation objects with a `mapping` tree."""
+    first = doc.head[0] if doc.head else None
+    return doc.kind != "lines" and isinstance(first, dict) and "mapping" in first
+
+
+def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
+    """Yield each conversation's visible branch."""
+    for number, record in enumerate(doc.records(), 1):
+        if isinstance(record, BadRecord):
+            sink.skip(None, f"{record.where}: {record.reason}")
+            continue
+        if not isinstance(record, dict):
+            sink.skip(None, f"record {number} is not a conversation object")
+            continue
+        conv_id = first_str(record, "conversation_id", "id")
+        try:
+            conv = _conversation(record, conv_id, sink)
+        except Broken as exc:
+            sink.skip(conv_id, str(exc))
+            continue
+        if conv is not None:
+            yield conv
+
+
+def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Conversation | None:
+    mapping = record.get("mapping")
+    if not isinstance(mapping, dict) or not mapping:
+        raise Broken("no message tree (mapping)")
+    created = try_time(record.get("create_time"))
+    leaf = record.get("current_node")
+    if not (isinstance(leaf, str) and leaf in mapping):
+        leaf = latest_leaf(mapping, lambda n: n.get("children"), _node_time)
+    turns = [
+        turn
+        for key, node in _keyed(branch(mapping, leaf, lambda n: n.get("parent")), mapping)
+        if (turn := _turn(node.get("message"), key)) is not None
+    ]
+    meta: dict[str, Any] = {"format": NAME}
+    if updated := try_time(record.get("update_time")):
+        meta["updated_at"] = to_iso(updated)
+    if isinstance(record.get("default_model_slug"), str):
+        meta["model"] = record["default_model_slug"]
+    return sink.build(
+        conv_id,
+        _fill_times(turns, created),
+        title=record.get("title") if isinstance(record.get("title"), str) else None,
+        created_at=created,
+        metadata=meta,
+    )
+
+
+def _keyed(path: list[Any], mapping: dict[str, Any]) -> Iterator[tuple[str | None, dict]]:
+    for node in path:
+        if isinstance(node, dict):
+            key = node.get("id")
+            yield (key if isinstance(key, str) else None), node
+
+
+def _node_time(node: dict[str, Any]) -> float | None:
+    message = node.get("message")
+    when = message.get("create_time") if isinstance(message, dict) else None
+    return float(when) if isinstance(when, int | float) else None
+
+
+def _turn(message: Any, node_id: str | None) -> Turn | None:
+    """Read one node's message; None for what the person did not see as a chat message."""
+    if not isinstance(message, dict):
+        return None
+    author = message.get("author") if isinstance(message.get("author"), dict) else {}
+    meta = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    content = message.get("content") if isinstance(message.get("content"), dict) else {}
+    kind = content.get("content_type")
+    kind = kind if isinstance(kind, str) else ""
+    role = normalize_role(author.get("role"))
+    if (
+        role in (None, "tool")
+        or message.get("weight") == 0
+        or meta.get("is_visually_hidden_from_conversation")
+        or meta.get("is_user_system_message")
+        or (message.get("recipient") or "all") != "all"
+        or message.get("channel") == "analysis"
+        or kind in _HIDDEN_TYPES
+        or kind.startswith("tether_")
+    ):
+        return None
+    text = _CITATION.sub("", _content_text(content, kind))
+    name = author.get("name") if isinstance(author.get("name"), str) else None
+    msg_id = first_str(message, "id") or node_id
+    return Turn(role, text, name, try_time(message.get("create_time")), msg_id)
+
+
+def _content_text(content: dict[str, Any], kind: str) -> str:
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        texts = [t for t in (_part(p) for p in parts) if t]
+        return "\n".join(texts)
+    text = content.get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _part(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        return ""
+    kind = str(part.get("content_type") or "")
+    if kind == "image_asset_pointer":
+        return "[image]"
+    text = part.get("text")
+    return text if isinstance(text, str) else ""  # audio transcriptions carry their text
+
+
+def _fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
+    """Date undated messages: from the message before, else the conversation, else the next."""
+    times: list[datetime | None] = []
+    last = created
+    for turn in turns:
+        last = turn.timestamp or last
+        times.append(last)
+    following = None
+    for i in range(len(times) - 1, -1, -1):
+        following = times[i] = times[i] or following
+    return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]

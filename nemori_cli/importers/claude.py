@@ -1,0 +1,113 @@
+"""Claude.ai data exports: conversations.json with chat_messages (old and new layout)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from nemori_cli.importers.base import Broken, Sink, Turn, dicts, first_str, normalize_role
+from nemori_cli.importers.payload import BadRecord, JsonDoc
+from nemori_cli.importers.timeparse import try_time
+from nemori_cli.models import Conversation, to_iso
+
+NAME = "claude"
+DESCRIPTION = "Claude.ai data export: conversations.json (old and new layout), or the .zip"
+INPUT = "json"
+
+_THINKING = re.compile(r"<antThinking>.*?(?:</antThinking>|\Z)\s*", re.S)
+_ARTIFACT = re.compile(r"<antArtifact\b([^>]*)>(.*?)(?:</antArtifact>|\Z)", re.S)
+_TITLE_ATTR = re.compile(r"""\btitle=(?:"([^"]*)"|'([^']*)')""")
+# What the export writes into `text` in place of blocks it cannot render.
+_PLACEHOLDER = re.compile(
+    r"(?:```\s*\n)?This block is not supported on your current device yet\.(?:\s*\n```)?"
+)
+
+
+def matches(doc: JsonDoc) -> bool:
+    """Recognise conversation objects with `chat_messages`."""
+    first = doc.head[0] if doc.head else None
+    return doc.kind != "lines" and isinstance(first, dict) and "chat_messages" in first
+
+
+def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
+    """Yield each conversation, its messages' text blocks, artifacts and attachment text."""
+    for number, record in enumerate(doc.records(), 1):
+        if isinstance(record, BadRecord):
+            sink.skip(None, f"{record.where}: {record.reason}")
+            continue
+        if not isinstance(record, dict):
+            sink.skip(None, f"record {number} is not a conversation object")
+            continue
+        conv_id = first_str(record, "uuid", "id")
+        try:
+            messages = record.get("chat_messages")
+            if not isinstance(messages, list):
+                raise Broken("no chat_messages list")
+            turns = [_turn(m) for m in dicts(messages)]
+        except Broken as exc:
+            sink.skip(conv_id, str(exc))
+            continue
+        meta: dict[str, Any] = {"format": NAME}
+        if updated := try_time(record.get("updated_at")):
+            meta["updated_at"] = to_iso(updated)
+        conv = sink.build(
+            conv_id,
+            turns,
+            title=record.get("name") if isinstance(record.get("name"), str) else None,
+            created_at=try_time(record.get("created_at")),
+            metadata=meta,
+        )
+        if conv is not None:
+            yield conv
+
+
+def _turn(message: dict[str, Any]) -> Turn:
+    sender = message.get("sender")
+    role = normalize_role(sender) or (sender if isinstance(sender, str) and sender else None)
+    if role is None:
+        raise Broken(f"message {message.get('uuid')} has no sender")
+    text = _blocks_text(message.get("content"))
+    if not text.strip() and isinstance(message.get("text"), str):
+        text = clean(_PLACEHOLDER.sub("", message["text"]))
+    for attachment in dicts(message.get("attachments") or []):
+        extracted = attachment.get("extracted_content")
+        if isinstance(extracted, str) and extracted.strip():
+            label = first_str(attachment, "file_name") or "file"
+            text = f"{text}\n\n[attachment: {label}]\n{extracted.strip()}"
+    when = try_time(message.get("created_at"))
+    return Turn(role, text, None, when, first_str(message, "uuid", "id"))
+
+
+def _blocks_text(blocks: Any) -> str:
+    """Join text blocks and artifacts; thinking, tool calls and tool results are dropped."""
+    if not isinstance(blocks, list):
+        return ""
+    parts = []
+    for block in dicts(blocks):
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            parts.append(clean(block["text"]))
+        elif kind == "tool_use" and block.get("name") == "artifacts":
+            parts.append(_artifact(block.get("input")))
+    return "\n\n".join(p for p in parts if p.strip())
+
+
+def _artifact(spec: Any) -> str:
+    if not isinstance(spec, dict):
+        return ""
+    title = first_str(spec, "title", "id") or "untitled"
+    body = first_str(spec, "content", "new_str") or ""
+    return f"[artifact: {title}]\n{body}".strip()
+
+
+def clean(text: str) -> str:
+    """Strip <antThinking> sections; turn <antArtifact> tags into a marker and their text."""
+    text = _THINKING.sub("", text)
+    return _ARTIFACT.sub(_artifact_tag, text).strip()
+
+
+def _artifact_tag(m: re.Match[str]) -> str:
+    found = _TITLE_ATTR.search(m.group(1))
+    title = (found.group(1) or found.group(2)) if found else "untitled"
+    return f"[artifact: {title}]\n{m.group(2).strip()}"

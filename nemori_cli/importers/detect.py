@@ -1,0 +1,86 @@
+"""Recognise an input's format (or take the one asked for) and plan how to read it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from nemori_cli.errors import UsageError
+from nemori_cli.importers import (
+    chatgpt,
+    claude,
+    markdown,
+    nemori,
+    openai,
+    openwebui,
+    sillytavern,
+)
+from nemori_cli.importers.base import Sink
+from nemori_cli.importers.payload import Payload
+from nemori_cli.models import Conversation
+
+_MODULES = (nemori, openai, markdown, chatgpt, claude, sillytavern, openwebui)
+# Most specific first: archive layouts, then the generic message lists.
+_JSON_ORDER = (chatgpt, claude, openwebui, sillytavern, openai, nemori)
+_CONVERSATION_RECORDS = (chatgpt, claude, openwebui)  # formats whose array items are chats
+_BY_NAME = {m.NAME: m for m in _MODULES}
+_ALIASES = {
+    "json": "nemori", "jsonl": "nemori", "md": "markdown", "claude.ai": "claude",
+    "open-webui": "openwebui", "silly-tavern": "sillytavern",
+}
+TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
+FORMATS: dict[str, str] = {m.NAME: m.DESCRIPTION for m in _MODULES}
+UNKNOWN = "unknown format: not a chat archive nemori can read (see `nemori formats`, --format)"
+
+Reader = Callable[[Sink], Iterator[Conversation]]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an input is, and how to read its conversations."""
+
+    format: str
+    read: Reader
+    expected: int | None = None  # how many conversations the file holds, when cheap to know
+
+
+def format_name(name: str | None) -> str | None:
+    """Check a --format value; UsageError listing the formats when it names none."""
+    if name is None:
+        return None
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in FORMATS:
+        raise UsageError(f"unknown format {name!r}; choose one of: {', '.join(FORMATS)}")
+    return key
+
+
+def plan(payload: Payload, forced: str | None = None) -> Plan:
+    """Decide how to read a (non-zip) input; ImportFormatError when it cannot be read."""
+    payload.check_utf8()
+    if payload.body_start() >= len(payload.data):
+        raise payload.error("empty file")
+    module = _BY_NAME[forced] if forced else None
+    wants_json = module.INPUT == "json" if module else payload.looks_like_json()
+    if wants_json:
+        try:
+            doc = payload.json()
+        except ValueError as exc:
+            if module is not None or payload.ext not in TEXT_EXTENSIONS:
+                raise payload.error(f"invalid JSON ({exc})") from None
+        else:
+            if not doc.head:
+                raise payload.error("no conversations")
+            if module is None:
+                module = next((m for m in _JSON_ORDER if m.matches(doc)), None)
+                if module is None:
+                    raise payload.error(UNKNOWN)
+            counted = module in _CONVERSATION_RECORDS and doc.kind == "array"
+            return Plan(module.NAME, partial(module.read, doc), doc.count if counted else None)
+    text = payload.text()
+    if module is None:
+        if not markdown.matches(text):
+            raise payload.error(UNKNOWN)
+        module = markdown
+    return Plan(module.NAME, partial(module.read, text))

@@ -1,0 +1,193 @@
+"""Markdown transcripts: role headings, bold role prefixes, llm logs, YAML front matter."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from nemori_cli.importers import llm_logs
+from nemori_cli.importers.base import Sink, Turn, normalize_role
+from nemori_cli.importers.mdblocks import Fences, split_front_matter
+from nemori_cli.importers.timeparse import try_time
+from nemori_cli.models import Conversation
+
+NAME = "markdown"
+DESCRIPTION = (
+    "markdown transcripts: ## User / ## Assistant, #### You: / #### ChatGPT:, "
+    "**User:** prefixes, llm logs; YAML front matter"
+)
+INPUT = "text"
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_BOLD = re.compile(
+    r"^(?:\*\*|__)([^*_\n]{1,80}?)(?::[ \t]*(?:\*\*|__)|(?:\*\*|__)[ \t]*:)[ \t]*(.*)$"
+)
+_WORD = re.compile(r"^[^A-Za-z0-9]*?([A-Za-z][A-Za-z0-9.\-]*)(.*)$")
+_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+    r"(?:[ ]?(?:Z|UTC|[+-]\d{2}:?\d{2}))?"
+)
+_ID = re.compile(
+    r"\bid[:=][ \t]*`?([\w.:\-]+)`?|\(([\w.:\-]+)\)|\[([\w.:\-]+)\]|`([\w.:\-]+)`",
+    re.IGNORECASE,
+)
+_BARE_ID = re.compile(r"^(?=[\w.:\-]*\d)[\w.:\-]{4,}$")
+_SEPARATORS = " \t()[]{}·•|—–-,:;*_`"
+_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_TITLE_KEYS = ("title", "name", "subject")
+_ID_KEYS = ("id", "conversation_id", "uuid", "chat_id")
+_DATE_KEYS = ("created", "created_at", "date", "create_time", "createdat", "created_on")
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A line that starts a turn."""
+
+    line: int
+    style: str  # "h1".."h6", or "bold" for **Role:** prefixes
+    role: str
+    timestamp: datetime | None
+    id: str | None
+    inline: str = ""  # text after a bold prefix, on the same line
+
+
+def matches(text: str) -> bool:
+    """Recognise a transcript: role headings, bold role prefixes, or llm logs."""
+    lines = text.split("\n")
+    return llm_logs.matches(lines) or bool(_chosen(_marks(lines, split_front_matter(lines)[1])))
+
+
+def read(text: str, sink: Sink) -> Iterator[Conversation]:
+    """Yield the conversation of a markdown transcript (one per conversation for llm logs)."""
+    lines = text.split("\n")
+    meta, start = split_front_matter(lines)
+    title = next((meta[k] for k in _TITLE_KEYS if k in meta), None)
+    if llm_logs.matches(lines[start:]):
+        yield from llm_logs.read(lines[start:], sink, title=title)
+        return
+    marks = _chosen(_marks(lines, start))
+    if not marks:
+        sink.skip(next((meta[k] for k in _ID_KEYS if k in meta), None), "no turns found")
+        return
+    if title is None:
+        title = _preamble_title(lines[start : marks[0].line])
+    ids = Counter(m.id for m in marks if m.id)
+    turns = []
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].line if k + 1 < len(marks) else len(lines)
+        body = _trim([mark.inline, *lines[mark.line + 1 : end]])
+        unique_id = mark.id if mark.id and ids[mark.id] == 1 else None  # repeated: not an id
+        turns.append(Turn(mark.role, "\n".join(body), None, mark.timestamp, unique_id))
+    created = next((t for k in _DATE_KEYS if k in meta and (t := try_time(meta[k]))), None)
+    metadata = {"format": NAME}
+    for key in ("model", "source", "url"):
+        if key in meta:
+            metadata[key] = meta[key]
+    conv = sink.build(
+        next((meta[k] for k in _ID_KEYS if k in meta), None),
+        turns,
+        title=title,
+        created_at=created,
+        metadata=metadata,
+    )
+    if conv is not None:
+        yield conv
+
+
+def _marks(lines: list[str], start: int) -> list[_Mark]:
+    """Find every line outside code fences that could start a turn."""
+    marks: list[_Mark] = []
+    fences = Fences()
+    index = start
+    while index < len(lines):
+        line = lines[index]
+        if not fences.inside(line, index):
+            mark = _mark(line, index)
+            if mark is not None:
+                marks.append(mark)
+        index += 1
+        if index == len(lines) and fences.marker is not None:
+            # a fence that never closes was a stray ``` in a message: read on after it
+            index = fences.opened_at + 1
+            fences.reset()
+            marks = [m for m in marks if m.line < index]
+    return marks
+
+
+def _chosen(marks: list[_Mark]) -> list[_Mark]:
+    """Keep the marks of the document's convention: its most used style (the first on ties).
+
+    A transcript has someone asking: without a user turn, role-like headings are just headings.
+    """
+    counts = Counter(m.style for m in marks)  # insertion order breaks ties by first use
+    if not counts:
+        return []
+    style = max(counts, key=counts.__getitem__)
+    chosen = [m for m in marks if m.style == style]
+    return chosen if any(m.role == "user" for m in chosen) else []
+
+
+def _mark(line: str, index: int) -> _Mark | None:
+    heading = _HEADING.match(line)
+    if heading:
+        parsed = _role_label(heading.group(2))
+        if parsed:
+            return _Mark(index, f"h{len(heading.group(1))}", *parsed)
+        return None
+    bold = _BOLD.match(line)
+    if bold:
+        parsed = _role_label(bold.group(1))
+        if parsed:
+            return _Mark(index, "bold", *parsed, inline=bold.group(2))
+    return None
+
+
+def _role_label(label: str) -> tuple[str, datetime | None, str | None] | None:
+    """Read "User", "You:", "Assistant (msg-1) 2024-05-01T10:00Z": role, time and id."""
+    m = _WORD.match(label.strip())
+    if not m:
+        return None
+    role = normalize_role(m.group(1).rstrip(".-"))
+    if role is None or role == "tool":
+        return None
+    rest = m.group(2)
+    timestamp = None
+    found = _TIME.search(rest)
+    if found:
+        timestamp = try_time(found.group(0))
+        rest = rest[: found.start()] + " " + rest[found.end() :]
+    turn_id = None
+    found = _ID.search(rest)
+    if found:
+        turn_id = next(g for g in found.groups() if g)
+        rest = rest[: found.start()] + " " + rest[found.end() :]
+    leftover = rest.strip(_SEPARATORS)
+    if leftover and turn_id is None and _BARE_ID.match(leftover):
+        turn_id, leftover = leftover, ""
+    if leftover:
+        return None  # "## User Guide" is a heading about users, not a turn
+    return role, timestamp, turn_id
+
+
+def _preamble_title(lines: list[str]) -> str | None:
+    for line in lines:
+        heading = _HEADING.match(line)
+        if heading and heading.group(2).strip():
+            return heading.group(2).strip()
+    return None
+
+
+def _trim(lines: list[str]) -> list[str]:
+    """Drop blank lines and horizontal rules that only separate turns."""
+    def filler(line: str) -> bool:
+        return not line.strip() or bool(_RULE.match(line))
+
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and filler(lines[end - 1]):
+        end -= 1
+    return lines[start:end]

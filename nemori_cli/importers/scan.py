@@ -1,0 +1,66 @@
+"""Look through a source without importing it: what `ingest --dry-run` shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from nemori_cli.importers.base import EmptySource, Skipped
+from nemori_cli.importers.source import Source
+from nemori_cli.models import to_iso
+
+
+@dataclass(frozen=True)
+class ScanReport:
+    """What a source holds: format, counts, date range, and what would be skipped."""
+
+    path: str
+    format: str
+    conversations: int
+    messages: int
+    first: datetime | None
+    last: datetime | None
+    skipped: tuple[Skipped, ...]
+    sha256: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "conversations": self.conversations,
+            "messages": self.messages,
+            "first": to_iso(self.first),
+            "last": to_iso(self.last),
+            "skipped": [
+                {"conversation_id": s.conversation_id, "reason": s.reason} for s in self.skipped
+            ],
+            "sha256": self.sha256,
+        }
+
+
+def scan(source: Source) -> ScanReport:
+    """Read every conversation of a source and count; writes nothing.
+
+    A file whose conversations are all skipped gives a report with none (not an error), so a
+    dry run can show why; in strict mode the first skip raises.
+    """
+    conversations = messages = 0
+    first: datetime | None = None
+    last: datetime | None = None
+    try:
+        for conv in source.conversations():
+            conversations += 1
+            messages += len(conv.messages)
+            times = [m.timestamp for m in conv.messages if m.timestamp] or [conv.created_at]
+            for when in times:
+                if when is None:
+                    continue
+                first = when if first is None or when < first else first
+                last = when if last is None or when > last else last
+    except EmptySource:
+        pass
+    return ScanReport(
+        source.path, source.format, conversations, messages, first, last,
+        tuple(source.skipped), source.sha256,
+    )

@@ -1,0 +1,93 @@
+"""Open inputs: expand paths, detect formats, and stream conversations with what was skipped."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from nemori_cli.errors import ImportFormatError
+from nemori_cli.importers import detect, zipped
+from nemori_cli.importers.base import EmptySource, Sink, Skipped, display
+from nemori_cli.importers.payload import Payload
+from nemori_cli.models import Conversation
+
+EXTENSIONS = frozenset({".json", ".jsonl", ".md", ".markdown", ".txt", ".zip"})
+
+
+@dataclass
+class Source:
+    """One opened input: its format, content hash, and a stream of its conversations."""
+
+    path: str
+    format: str
+    sha256: str  # of the raw bytes, so re-importing the same file can be recognised
+    skipped: list[Skipped] = field(default_factory=list)  # filled while conversations() runs
+    expected: int | None = None  # conversations in the file, when known without reading them
+    strict: bool = False
+    _read: detect.Reader | None = field(default=None, repr=False, compare=False)
+
+    def conversations(self) -> Iterator[Conversation]:
+        """Yield the conversations; broken ones go to `skipped` (or raise, when strict)."""
+        assert self._read is not None, "open a Source with open_source()"
+        self.skipped.clear()
+        sink = Sink(self.path, self.strict, self.skipped)
+        produced = 0
+        for conv in self._read(sink):
+            produced += 1
+            yield conv
+        if not produced:
+            raise EmptySource(f"{display(self.path)}: no conversations{_why(self.skipped)}")
+
+
+def open_source(path: str, *, format: str | None = None, strict: bool = False) -> Source:
+    """Open a file (or "-" for stdin), recognise its format, and check that it can be read."""
+    forced = detect.format_name(format)
+    payload = Payload.read(path)
+    if payload.is_zip():
+        plan = zipped.plan_zip(payload, lambda member: detect.plan(member, forced))
+    else:
+        plan = detect.plan(payload, forced)
+    return Source(
+        path=path,
+        format=plan.format,
+        sha256=payload.sha256(),
+        expected=plan.expected,
+        strict=strict,
+        _read=plan.read,
+    )
+
+
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """List the files to import: files as given, directories walked in order, "-" for stdin."""
+    found: dict[str, None] = {}
+    for path in paths:
+        if path == "-" or os.path.isfile(path):
+            found.setdefault(path)
+        elif os.path.isdir(path):
+            found.update(dict.fromkeys(_walk(path)))
+        else:
+            raise ImportFormatError(f"{path}: no such file or directory")
+    return list(found)
+
+
+def _walk(top: str) -> list[str]:
+    """Files under a directory that an importer may read, sorted; hidden ones are passed over."""
+    files: list[tuple[tuple[str, ...], str]] = []
+    for folder, dirs, names in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = os.path.relpath(folder, top)
+        parts = () if rel == "." else tuple(rel.split(os.sep))
+        for name in names:
+            if name.startswith(".") or name.lower() in zipped.COMPANIONS:
+                continue
+            if os.path.splitext(name)[1].lower() in EXTENSIONS:
+                files.append(((*parts, name), os.path.join(folder, name)))
+    return [path for _, path in sorted(files)]
+
+
+def _why(skipped: list[Skipped]) -> str:
+    if not skipped:
+        return ""
+    more = f", and {len(skipped) - 1} more skipped" if len(skipped) > 1 else ""
+    return f" ({skipped[0].reason}{more})"

@@ -1,0 +1,71 @@
+"""Export archives (.zip): read the conversation files inside, one after another."""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+
+from nemori_cli.importers.base import Sink
+from nemori_cli.importers.detect import Plan
+from nemori_cli.importers.payload import Payload
+from nemori_cli.models import Conversation
+
+_CONVERSATIONS = re.compile(r"^conversations.*\.json$", re.IGNORECASE)
+_READABLE = (".json", ".jsonl", ".md", ".markdown", ".txt")
+# Files that exports put beside the conversations and that hold none.
+COMPANIONS = frozenset({
+    "user.json", "users.json", "projects.json", "memories.json", "message_feedback.json",
+    "shared_conversations.json", "model_comparisons.json", "group_chats.json",
+})
+
+
+def plan_zip(payload: Payload, plan_member: Callable[[Payload], Plan]) -> Plan:
+    """Plan a zip export: its conversations*.json files (else every readable file in it)."""
+    with _open(payload) as archive:
+        members = _members(archive.namelist())
+        if not members:
+            raise payload.error("no conversations.json (or other chat file) in the zip archive")
+        first = plan_member(_member(payload, archive, members[0]))
+
+    def read(sink: Sink) -> Iterator[Conversation]:
+        with _open(payload) as archive:
+            for index, name in enumerate(members):
+                member_plan = first if index == 0 else plan_member(_member(payload, archive, name))
+                yield from member_plan.read(sink)
+
+    return Plan(first.format, read, first.expected if len(members) == 1 else None)
+
+
+def _open(payload: Payload) -> zipfile.ZipFile:
+    source = io.BytesIO(payload.data) if payload.path == "-" else payload.path
+    try:
+        return zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise payload.error(f"not a readable zip archive ({exc})") from None
+
+
+def _members(names: list[str]) -> list[str]:
+    files = [n for n in names if not n.endswith("/") and not _hidden(n)]
+    chosen = [n for n in files if _CONVERSATIONS.match(posixpath.basename(n))]
+    if not chosen:
+        chosen = [
+            n for n in files
+            if n.lower().endswith(_READABLE) and posixpath.basename(n).lower() not in COMPANIONS
+        ]
+    return sorted(chosen)
+
+
+def _hidden(name: str) -> bool:
+    return any(part.startswith(".") or part == "__MACOSX" for part in name.split("/"))
+
+
+def _member(payload: Payload, archive: zipfile.ZipFile, name: str) -> Payload:
+    try:
+        data = archive.read(name)
+    except (zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError, OSError) as exc:
+        raise payload.error(f"cannot read {name} from the zip archive ({exc})") from None
+    return Payload(f"{payload.label}:{name}", data, posixpath.basename(name))

@@ -1,0 +1,227 @@
+"""Serve one user's memory to MCP clients (agents, editors) over stdio.
+
+Only the protocol may reach stdout: the SDK points file descriptor 1 at stderr while it
+serves, Memory reports no progress here, and the SDK's own logging goes to stderr.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, Field
+
+from nemori_cli.errors import NemoriError, UsageError
+from nemori_cli.models import CATEGORIES, to_iso, utcnow
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from mcp_types import CallToolResult
+
+    from nemori_cli.memory import Memory
+
+INSTRUCTIONS = (
+    "Long-term memory of one person, built from their chat history: episodes (titled, dated "
+    "stretches of conversation with their messages) and facts (lasting statements about the "
+    "person, each traced to the messages it came from). Search before answering questions "
+    "about the person's life, preferences or past; add notes and conversations worth keeping."
+)
+
+
+class ChatMessage(BaseModel):
+    """One message of the nemori JSON import format."""
+
+    role: str = Field(description="user, assistant, system, tool, or a speaker's role")
+    content: str | list[Any] = Field(description="The text, or a list of text parts")
+    name: str | None = Field(default=None, description="Speaker name")
+    timestamp: str | float | None = Field(default=None, description="ISO 8601 or epoch seconds")
+    id: str | None = Field(default=None, description="Message id, kept verbatim")
+
+
+class MemoryTools:
+    """The tool bodies: each one call into Memory for the server's user, one at a time."""
+
+    def __init__(self, memory: Memory, user: str | None = None) -> None:
+        self.memory = memory
+        self.user = memory.user_id(user)
+        # The SDK runs sync tools in worker threads; Memory is not meant to be shared by threads.
+        self._lock = threading.Lock()
+
+    def search_memory(
+        self,
+        query: Annotated[str, Field(description="What to look for, in plain words")],
+        k: Annotated[int, Field(ge=1, le=100, description="How many hits")] = 10,
+        kind: Literal["all", "episode", "fact"] = "all",
+        since: Annotated[str | None, Field(description="Only from this date (ISO)")] = None,
+        until: Annotated[str | None, Field(description="Only up to this date (ISO)")] = None,
+    ) -> list[dict[str, Any]]:
+        with self._lock:
+            hits = self.memory.search(
+                query,
+                k=k,
+                kind=kind,
+                since=_parse_when(since, "since"),
+                until=_parse_when(until, "until"),
+                user=self.user,
+            )
+        return [h.to_dict() for h in hits]
+
+    def list_facts(
+        self,
+        category: Literal["user_profile", "experience", "knowledge", "other"] | None = None,
+        limit: Annotated[int, Field(ge=1, le=1000, description="How many, newest")] = 50,
+    ) -> list[dict[str, Any]]:
+        with self._lock:
+            facts = self.memory.facts(user=self.user, category=category, include_superseded=False)
+        return [f.to_dict() for f in facts[-limit:]]
+
+    def show_episode(
+        self, id: Annotated[str, Field(description="Episode id, as search returns it")]
+    ) -> dict[str, Any]:
+        with self._lock:
+            return self.memory.episode(id, user=self.user).to_dict()
+
+    def add_conversation(
+        self,
+        messages: list[ChatMessage] | None = None,
+        text: Annotated[str | None, Field(description="nemori JSON, instead of messages")] = None,
+        title: Annotated[str | None, Field(description="Conversation title")] = None,
+    ) -> dict[str, Any]:
+        if (messages is None) == (text is None):
+            raise UsageError("give either messages or text (nemori JSON), not both or neither")
+        if messages is not None:
+            doc: dict[str, Any] = {"messages": [m.model_dump(exclude_none=True) for m in messages]}
+            if title:
+                doc["title"] = title
+            payload = orjson.dumps(doc)
+        else:
+            assert text is not None
+            payload = text.encode("utf-8")
+        return self._ingest(payload)
+
+    def add_note(
+        self, text: Annotated[str, Field(description="The note, in the person's words")]
+    ) -> dict[str, Any]:
+        if not text.strip():
+            raise UsageError("the note is empty")
+        message = {"role": "user", "content": text, "timestamp": to_iso(utcnow())}
+        return self._ingest(orjson.dumps({"messages": [message]}))
+
+    def _ingest(self, payload: bytes) -> dict[str, Any]:
+        """Ingest a nemori JSON document through Memory; report what was stored."""
+        with tempfile.TemporaryDirectory(prefix="nemori-mcp-") as folder:
+            path = Path(folder) / "mcp-conversation.json"
+            path.write_bytes(payload)
+            with self._lock:
+                summary = self.memory.ingest([str(path)], user=self.user, format="nemori")
+        if summary.failed:
+            raise UsageError("; ".join(why for _, why in summary.failed).replace(folder, "<input>"))
+        d = summary.to_dict()
+        keys = ("conversations", "messages", "episodes", "facts", "merged", "superseded")
+        out = {k: d[k] for k in keys}
+        out["skipped"] = [s["why"] for s in d["skipped"]]
+        return out
+
+
+def _parse_when(value: str | None, name: str) -> datetime | None:
+    if not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"{name}: {value!r} is not a date (use YYYY-MM-DD or ISO 8601)") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _as_result(data: Any) -> CallToolResult:
+    """One JSON text block (the CLI's --json shape) plus the same data as structured content."""
+    from mcp_types import CallToolResult, TextContent
+
+    text = orjson.dumps(data).decode()
+    structured = data if isinstance(data, dict) else {"result": data}
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=structured
+    )
+
+
+def _tool(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a tool body: JSON result, and a nemori error as the message the model reads."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @wraps(method)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return _as_result(method(*args, **kwargs))
+        except NemoriError as exc:
+            raise ToolError(str(exc)) from None
+
+    return run
+
+
+DESCRIPTIONS = {
+    "search_memory": (
+        "Search the memory (episodes and facts, hybrid vector + keyword ranking). Returns a JSON "
+        "array of hits, best first: kind, id, score, content, title (episodes), category "
+        "(facts), timestamp, conversation_id, message_ids, episode_ids. kind narrows to "
+        "'episode' or 'fact'; since/until are ISO dates (YYYY-MM-DD)."
+    ),
+    "list_facts": (
+        "List the newest current facts about the person (at most `limit`), oldest first, "
+        f"optionally of one category ({', '.join(CATEGORIES)}), each with its provenance."
+    ),
+    "show_episode": ("Show one episode by id: title, narrative, time and the original messages."),
+    "add_conversation": (
+        "Remember a conversation: either `messages` (a list of {role, content, name?, "
+        "timestamp?, id?}) or `text` holding nemori JSON (a message list, {messages: [...]}, "
+        "or {conversations: [...]}). It is cut into episodes and facts are extracted. Messages "
+        "already stored (same conversation and message ids) are skipped."
+    ),
+    "add_note": (
+        "Remember a short note from the person (one message, dated now), e.g. a preference "
+        "or a plan they stated."
+    ),
+}
+
+
+def build_server(memory: Memory, user: str | None = None) -> MCPServer:
+    """Build the MCP server whose tools read and write the memory of one user."""
+    from mcp.server.mcpserver import MCPServer
+
+    from nemori_cli import __version__
+
+    tools = MemoryTools(memory, user)
+    server: MCPServer = MCPServer(
+        "nemori",
+        title="nemori memory",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+    )
+    for name, description in DESCRIPTIONS.items():
+        fn = _tool(getattr(tools, name))
+        read_only = name in ("search_memory", "list_facts", "show_episode")
+        server.add_tool(
+            fn,
+            name=name,
+            description=description + f" (user {tools.user!r})",
+            annotations=_annotations(read_only),
+            structured_output=False,
+        )
+    return server
+
+
+def _annotations(read_only: bool) -> Any:
+    from mcp_types import ToolAnnotations
+
+    return ToolAnnotations(read_only_hint=read_only, destructive_hint=False, open_world_hint=False)
+
+
+def serve(memory: Memory, user: str | None = None) -> None:
+    """Serve the memory over stdio until the client closes the connection."""
+    build_server(memory, user).run("stdio")

@@ -1,0 +1,265 @@
+"""Offline facts: first-person statements rewritten about the speaker; duplicate folding."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.pipeline.dates import replace_dates
+from nemori_cli.pipeline.rewrite import (
+    has_first_person,
+    normalise_quotes,
+    restore_subject,
+    split_sentences,
+    strip_interjections,
+    to_third_person,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+NON_HUMAN_ROLES = frozenset({"assistant", "system", "tool", "function", "developer"})
+MIN_WORDS = 4
+MIN_CONTENT_WORDS = 2
+
+_STOPWORDS = frozenset(
+    "i me my mine myself we us our ours you your it its it's this that these those a an the and "
+    "or but so to of in on at for with as is am are was were be been being have has had do does "
+    "did not no yes just really very so too also still much more most some any all what which "
+    "who when where why how there here then than now get got can could will would should may "
+    "might must i'm i've i'd i'll we're we've don't didn't can't won't that's it's lot lots "
+    "thing things stuff something anything everything one ones way like feel felt make made "
+    "going go gonna wanna know think thought sure good great nice awesome amazing cool glad "
+    "happy sorry thanks thank love totally definitely always".split()
+)
+# Reactions to the other speaker, chit-chat and requests: first person, but no fact.
+_NO_FACT = re.compile(
+    r"^(?:let's|let me|let us|can i|could i|may i|should i|shall i|do i|am i|would i|did i"
+    r"|here's|here is|here are|check (?:out|this)|look at|take a look"
+    r"|i (?:\w+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
+    r"|appreciate)\b"
+    r"|i(?:'m| am) (?:so |really |very |super |just )?(?:glad|happy|sorry|proud|excited|thrilled"
+    r"|sure|curious) (?:for|to hear|that you|you|of you|about your)"
+    r"|i (?:hope|wish|bet|think|guess|believe) (?:you|that you|it'll|it will|so|that's)"
+    r"|i(?:'d| would) love to (?:see|hear|know|check|read|learn more about your)"
+    r"|i can't wait to (?:see|hear)"
+    r"|(?:please|tell me|show me|help me|give me|remind me|thanks|thank you)\b)",
+    re.IGNORECASE,
+)
+_SECOND_PERSON = re.compile(
+    r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
+)
+# The speaker as subject or owner; "us" or "ourselves" alone is usually a generic "we".
+_STRONG_FIRST = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
+)
+_WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
+MAX_PER_MESSAGE = 2
+MIN_SCORE = 3.0
+
+_PROFILE = re.compile(
+    r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
+    r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to)\b"
+    r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
+    r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
+    r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
+    r"|single parent|favou?rite|prefer\w*|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
+    r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
+    r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
+    r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday))",
+    re.IGNORECASE,
+)
+_KNOWLEDGE = re.compile(
+    r"\b(?:learn\w*|studi\w*|study|know how|taught|teach\w*|skill\w*|realiz\w*|found out"
+    r"|discovered|understand|figured out|read (?:that|about)|course|degree|certif\w*|fluent"
+    r"|speak \w+|program\w*|coding|code)\b",
+    re.IGNORECASE,
+)
+_EXPERIENCE = re.compile(
+    r"\b(?:went|visited|attended|travell?ed|took|did|got|saw|met|made|ran|won|joined|started"
+    r"|finished|bought|tried|played|hiked|climbed|watched|celebrated|participated|volunteered"
+    r"|adopted|painted|wrote|built|had|was|were|\w+ed|going to|planning|plan to|will|trip"
+    r"|on \d{1,2} \w+ \d{4}|in \d{4})\b",
+    re.IGNORECASE,
+)
+_RELATIONS = re.compile(
+    r"\bmy (?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
+    r"|father|parents|son|daughter|kids|children|family|grandma|grandmother|grandpa"
+    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten)s?\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One qualifying sentence and what it says about its speaker."""
+
+    content: str
+    category: str
+    confidence: float
+
+
+def is_human(message: Message) -> bool:
+    """Whether a person (not the assistant, the system or a tool) wrote the message."""
+    return message.role.lower() not in NON_HUMAN_ROLES
+
+
+def _content_words(sentence: str) -> list[str]:
+    words = re.findall(r"[a-z][a-z']+", sentence.lower())
+    return [w for w in words if w not in _STOPWORDS and len(w) > 2]
+
+
+def qualifies(sentence: str) -> bool:
+    """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
+    if not sentence or sentence.rstrip(" \"')").endswith("?") or not _STRONG_FIRST.search(sentence):
+        return False
+    if len(sentence.split()) < MIN_WORDS or len(_content_words(sentence)) < MIN_CONTENT_WORDS:
+        return False
+    if _NO_FACT.match(sentence):
+        return False
+    return not _SECOND_PERSON.search(sentence)
+
+
+def salience(sentence: str, category: str) -> float:
+    """Score how likely a qualifying sentence is a lasting fact about its speaker."""
+    score = min(len(_content_words(sentence)), 8) / 2
+    first = _STRONG_FIRST.search(sentence)
+    if first and len(sentence[: first.start()].split()) <= 2:
+        score += 1.0
+    if _WEAK_START.match(sentence):
+        score -= 1.0
+    return score + (0.5 if category != "other" else 0.0)
+
+
+def categorize(sentence: str) -> tuple[str, float]:
+    """Guess the category of a first-person sentence, with a confidence."""
+    if _PROFILE.search(sentence):
+        return "user_profile", 0.7
+    if _KNOWLEDGE.search(sentence):
+        return "knowledge", 0.6
+    if _EXPERIENCE.search(sentence):
+        return "experience", 0.6
+    if _RELATIONS.search(sentence):
+        return "user_profile", 0.6
+    return "other", 0.5
+
+
+def statements(message: Message, names: frozenset[str] = frozenset()) -> list[Statement]:
+    """The facts one human message states about its speaker (none for other roles)."""
+    if not is_human(message):
+        return []
+    found: list[tuple[float, int, Statement]] = []
+    for raw in split_sentences(message.content):
+        sentence = strip_interjections(raw, names)
+        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
+        sentence = restore_subject(sentence)
+        if not qualifies(sentence):
+            continue
+        category, confidence = categorize(normalise_quotes(sentence))
+        score = salience(sentence, category)
+        if score < MIN_SCORE:
+            continue
+        text = to_third_person(sentence, message.name)
+        text = replace_dates(text, message.timestamp).strip()
+        text = re.sub(r"[\s,;:–-]+$", "", text)
+        if text[-1:] not in {".", "!", "\""}:
+            text += "."
+        statement = Statement(text[:1].upper() + text[1:], category, confidence)
+        found.append((score, len(found), statement))
+    best = sorted(found, key=lambda f: (-f[0], f[1]))[:MAX_PER_MESSAGE]
+    return [st for _, _, st in sorted(best, key=lambda f: f[1])]
+
+
+def normalise(content: str) -> str:
+    """The form of a fact's text that its id is derived from."""
+    return " ".join(re.sub(r"[^\w\s']", " ", content.lower()).split())
+
+
+def fact_id(user_id: str, content: str) -> str:
+    """Deterministic fact id: the same statement of the same user gets the same id."""
+    return stable_id("fact", user_id, normalise(content))
+
+
+def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
+    """Extract the offline facts of an episode, one per qualifying sentence, merged by id."""
+    names = frozenset(
+        part.lower() for m in episode.messages if m.name for part in m.name.split()
+    )
+    now = utcnow()
+    facts: dict[str, Fact] = {}
+    for message in episode.messages:
+        for st in statements(message, names):
+            fact = Fact(
+                id=fact_id(episode.user_id, st.content),
+                user_id=episode.user_id,
+                content=st.content,
+                category=st.category,
+                source_episode_ids=(episode.id,),
+                source_message_ids=(message.id,),
+                confidence=st.confidence,
+                created_at=now,
+                valid_from=message.timestamp or episode.timestamp,
+                extractor=extractor,
+                subject=message.name,
+            )
+            facts[fact.id] = facts[fact.id].merged_with(fact) if fact.id in facts else fact
+    return list(facts.values())
+
+
+Nearest = Callable[["np.ndarray"], "list[tuple[str, float] | None]"]
+
+
+def fold_duplicates(
+    candidates: list[Fact], vectors: np.ndarray, nearest: Nearest, threshold: float
+) -> tuple[list[Fact], list[tuple[str, Fact]], list[int]]:
+    """Fold candidates into stored facts and into each other when their cosine >= threshold.
+
+    Returns the new facts to store, the (stored fact id, candidate merged into it) pairs, and
+    the indexes into `vectors` of the kept new facts.
+    """
+    stored = nearest(vectors) if len(candidates) else []
+    target: list[tuple[str, int | str]] = []  # per candidate: ("new", kept slot) or ("old", id)
+    kept: list[Fact] = []
+    kept_index: list[int] = []
+    merged: dict[str, Fact] = {}
+    for i, fact in enumerate(candidates):
+        best = stored[i]
+        if best is not None and best[1] >= threshold:
+            where: tuple[str, int | str] = ("old", best[0])
+        else:
+            earlier = _best_earlier(vectors, i)
+            where = target[earlier] if earlier is not None and _cos(vectors, i, earlier) >= \
+                threshold else ("new", len(kept))
+        target.append(where)
+        kind, key = where
+        if kind == "old":
+            sid = str(key)
+            merged[sid] = merged[sid].merged_with(fact) if sid in merged else fact
+        elif key == len(kept):
+            kept.append(fact)
+            kept_index.append(i)
+        else:
+            slot = int(key)
+            kept[slot] = kept[slot].merged_with(fact)
+    return kept, list(merged.items()), kept_index
+
+
+def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
+    if i == 0:
+        return None
+    return int((vectors[:i] @ vectors[i]).argmax())
+
+
+def _cos(vectors: np.ndarray, i: int, j: int) -> float:
+    return float(vectors[i] @ vectors[j])
+
+
+def merge_sources(facts: Iterable[Fact]) -> Sequence[Fact]:
+    """Merge facts that share an id, appending their sources."""
+    out: dict[str, Fact] = {}
+    for fact in facts:
+        out[fact.id] = out[fact.id].merged_with(fact) if fact.id in out else fact
+    return list(out.values())

@@ -1,0 +1,70 @@
+"""Direct mode: one call gives an episode's title, narrative, time and facts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from nemori_cli.models import CATEGORIES, Episode
+from nemori_cli.pipeline.prompts import (
+    ChatMessage,
+    conversation_block,
+    speakers,
+    system_prompt,
+)
+
+MAX_CHARS = 2000  # of each message shown
+Category = Literal["user_profile", "experience", "knowledge", "other"]
+
+
+class FactItem(BaseModel):
+    """One lasting fact, traced to the messages it comes from."""
+
+    content: str = Field(description="the fact, self-contained, third person, absolute dates")
+    category: Category = "other"
+    subject: str | None = Field(None, description="the name of the person the fact is about")
+    sources: list[int] = Field(default_factory=list, description="numbers of its messages")
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _known_category(cls, value: Any) -> str:
+        text = str(value or "").strip().lower().replace(" ", "_").replace("-", "_")
+        return text if text in CATEGORIES else "other"
+
+    @field_validator("sources", mode="before")
+    @classmethod
+    def _numbers(cls, value: Any) -> list[int]:
+        items = value if isinstance(value, list) else [value]
+        out = []
+        for item in items:
+            match = re.search(r"\d+", str(item))
+            if match:
+                out.append(int(match.group()))
+        return out
+
+
+class EpisodeAnswer(BaseModel):
+    """The model's episode: title, narrative, time, and its facts."""
+
+    title: str = Field(description="short and specific, at most 12 words")
+    narrative: str = Field(description="third-person account with absolute dates")
+    timestamp: str | None = Field(None, description="ISO 8601 date or datetime, or null")
+    facts: list[FactItem] = Field(default_factory=list)
+
+
+def episode_input(episode: Episode) -> str:
+    """Describe the episode for the model: context line, speakers, the numbered messages."""
+    return (
+        f"The episode. Speakers: {speakers(episode.messages)}.\n\n"
+        f"{conversation_block(episode.messages, MAX_CHARS)}"
+    )
+
+
+def episode_messages(episode: Episode) -> list[ChatMessage]:
+    """Build the prompt for the direct-mode extraction of one episode."""
+    return [
+        {"role": "system", "content": system_prompt("episode")},
+        {"role": "user", "content": episode_input(episode)},
+    ]

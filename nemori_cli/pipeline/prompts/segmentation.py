@@ -1,0 +1,37 @@
+"""Episode boundaries: the model groups a numbered window of messages into episodes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.prompts import ChatMessage, conversation_block, system_prompt
+
+MAX_CHARS = 300  # of each message shown: the opening says what it is about
+
+
+class SegmentGroup(BaseModel):
+    """One episode: the numbers of its messages."""
+
+    messages: list[int] = Field(description="numbers of the messages in this episode, in order")
+    topic: str = Field("", description="what the episode is about, in a few words")
+
+
+class Segmentation(BaseModel):
+    """The model's grouping of a window of messages into episodes."""
+
+    episodes: list[SegmentGroup]
+
+
+def segmentation_messages(messages: Sequence[Message]) -> list[ChatMessage]:
+    """Build the prompt that asks for the episodes of these messages (numbered from 1)."""
+    user = (
+        f"Split these {len(messages)} messages into episodes.\n\n"
+        f"{conversation_block(messages, MAX_CHARS)}"
+    )
+    return [
+        {"role": "system", "content": system_prompt("segmentation")},
+        {"role": "user", "content": user},
+    ]

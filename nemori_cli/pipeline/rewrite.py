@@ -1,0 +1,199 @@
+"""Sentence splitting and first-person to third-person rewriting, for offline facts."""
+
+from __future__ import annotations
+
+import re
+
+_ABBREVIATIONS = ("mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "approx", "no", "jr")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\n+\s*")
+_INTERJECTION = re.compile(
+    r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
+    r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
+    r"|totally|absolutely|definitely|right|anyway|anyways|btw|by the way|also|and|but|plus"
+    r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly)\b[\s,!.…:;-]*)+",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
+
+ADVERBS = frozenset(
+    "usually always often never sometimes really also just still actually only even totally "
+    "definitely already rarely mostly generally recently finally truly absolutely honestly "
+    "seriously literally currently kinda mainly normally typically basically occasionally "
+    "constantly regularly certainly personally especially probably simply now then too all "
+    "both once hardly barely gradually slowly luckily last first".split()
+)
+UNCHANGED = frozenset(
+    "can could will would shall should may might must did didn't can't couldn't won't wouldn't "
+    "shouldn't was wasn't had hadn't used ought".split()
+)
+IRREGULAR_PAST = frozenset(
+    "went got saw made took came ran did found felt thought bought met left knew began became "
+    "brought wrote told said gave kept heard built sent spent won lost taught caught fell drove "
+    "flew ate drank swam sang sat stood understood chose grew threw woke wore forgot paid sold "
+    "slept lit hung held led meant dealt fought sought rode hid broke spoke stole froze shook "
+    "overcame dove dreamt learnt burnt spelt put set cut hit let read quit split spread shut "
+    "began drew fed forgave hurt knelt lay lent rang rose sank slid spun struck swore swung "
+    "tore wept wound".split()
+)
+BASE_ED = frozenset(
+    "need feed seed bleed breed speed proceed succeed exceed shed wed embed heed".split()
+)
+AMBIGUOUS_PAST = frozenset("put set cut hit let read quit split spread shut hurt lay".split())
+ADJECTIVE_ED = frozenset(
+    "tired excited bored scared married interested blessed stressed pleased thrilled amazed "
+    "surprised worried delighted exhausted relieved overwhelmed inspired motivated determined "
+    "obsessed impressed stoked psyched pumped engaged divorced".split()
+)
+NOT_VERBS = frozenset(
+    "a an the to too so and or but not of in on at for with as if by from that this it "
+    "he she they we you i".split()
+)
+SUBJECT_VERBS = {
+    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "go": "goes",
+    "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
+    "'m": "is", "'re": "is", "'ve": "has", "'ll": "will",
+}
+HAD_AFTER = frozenset("been had gone done seen never already just got".split())
+FIRST_PERSON = re.compile(
+    r"\b(?:I|i|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us"
+    r"|ourselves)\b",
+    re.IGNORECASE,
+)
+
+
+def normalise_quotes(text: str) -> str:
+    """Use straight apostrophes and quotes, so contractions match."""
+    return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
+        "\u201d", '"'
+    )
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences at end punctuation and line breaks."""
+    text = normalise_quotes(text)
+    pieces, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[start : m.start()].rstrip()
+        last = head.rsplit(None, 1)[-1].lower().rstrip(".") if head.split() else ""
+        if head.endswith(".") and last in _ABBREVIATIONS:
+            continue
+        pieces.append(head)
+        start = m.end()
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> str:
+    """Drop leading fillers and vocatives: "Wow, Mel! ..." -> "...", "..., Mel!" -> "...!"."""
+    last = re.search(r",\s*([A-Z][a-z]+)\s*([.!]*)$", sentence)
+    if last and last.group(1).lower() in names:
+        sentence = sentence[: last.start()] + last.group(2)
+    previous = None
+    while previous != sentence:
+        previous = sentence
+        sentence = _INTERJECTION.sub("", sentence).lstrip()
+        first = re.match(r"([A-Z][a-z]+)\s*[,!]\s*", sentence)
+        if first and first.group(1).lower() in names:
+            sentence = sentence[first.end() :]
+    return sentence
+
+
+def restore_subject(sentence: str) -> str:
+    """Give back the "I" that chat drops: "Took a trip to Rome" -> "I took a trip to Rome"."""
+    m = re.match(r"((?:just|finally|recently|also|actually|really)\s+)*([A-Za-z]+)\b", sentence,
+                 re.IGNORECASE)
+    if not m or not sentence[:1].isupper():
+        return sentence
+    head, word = sentence[: m.start(2)], m.group(2).lower()
+    rest = sentence[m.start(2) :]
+    lowered = (head[:1].lower() + head[1:]) if head else rest[:1].lower() + rest[1:]
+    tail = rest if head else ""
+    if word == "been":
+        return f"I've {lowered}{tail}"
+    if word in ADJECTIVE_ED:
+        return f"I'm {lowered}{tail}"
+    past = word in IRREGULAR_PAST - AMBIGUOUS_PAST or (
+        word.endswith("ed") and len(word) > 4 and word not in BASE_ED
+    )
+    return f"I {lowered}{tail}" if past else sentence
+
+
+def _third_person(verb: str) -> str:
+    lower = verb.lower()
+    if lower in SUBJECT_VERBS:
+        return SUBJECT_VERBS[lower]
+    if (
+        lower in UNCHANGED
+        or lower in IRREGULAR_PAST
+        or lower in NOT_VERBS
+        or (lower.endswith("ed") and lower not in BASE_ED)
+        or lower.endswith(("n't", "ing"))
+        or not lower.isalpha()
+        or verb != lower
+    ):
+        return verb
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+class _Rewriter:
+    """Walk the tokens of one sentence, replacing first-person words."""
+
+    def __init__(self, subject: str | None) -> None:
+        self.name = subject or "the user"
+        self.possessive = f"{subject}'s" if subject else "the user's"
+
+    def rewrite(self, sentence: str) -> str:
+        tokens = _WORD.findall(normalise_quotes(sentence))
+        out: list[str] = []
+        agree = False  # the next verb must agree with a third-person singular subject
+        i = 0
+        while i < len(tokens):
+            tok, lower = tokens[i], tokens[i].lower()
+            nxt = tokens[i + 2].lower() if i + 2 < len(tokens) else ""
+            if tok in {"I", "i"} or lower == "we":
+                out.append(self.name)
+                agree = True
+            elif lower in {"i'm", "we're"}:
+                out.append(f"{self.name} is")
+            elif lower in {"i've", "we've"}:
+                out.append(f"{self.name} has")
+            elif lower in {"i'll", "we'll"}:
+                out.append(f"{self.name} will")
+            elif lower in {"i'd", "we'd"}:
+                out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
+            elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
+                out.append(self.name)
+            elif lower in {"my", "our"}:
+                out.append(self.possessive)
+            elif lower in {"mine", "ours"}:
+                out.append(self.possessive)
+            elif lower in {"myself", "ourselves"}:
+                out.append("themself" if lower == "myself" else "themselves")
+            elif agree and tok[:1].isalpha():
+                if lower in ADVERBS:
+                    out.append(tok)
+                    i += 1
+                    continue
+                out.append(_third_person(tok))
+                agree = False
+            else:
+                if tok.strip(" ,"):
+                    agree = False  # other punctuation ends the subject
+                out.append(tok)
+            i += 1
+        text = "".join(out)
+        return text[:1].upper() + text[1:]
+
+
+def to_third_person(sentence: str, subject: str | None) -> str:
+    """Rewrite a first-person sentence about its speaker in the third person."""
+    return _Rewriter(subject).rewrite(sentence)
+
+
+def has_first_person(sentence: str) -> bool:
+    """Whether the sentence speaks about its speaker (I, me, my, we, our...)."""
+    return bool(FIRST_PERSON.search(normalise_quotes(sentence)))

@@ -1,0 +1,150 @@
+"""The lexical index: BM25 (bm25s) over one user's episodes or facts, rebuilt from JSONL."""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from nemori_cli.errors import StoreError
+from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE, ensure_private_dir
+
+DOC_IDS_FILE = "doc_ids.json"
+MAX_QUERY_CHARS = 20_000  # longer queries add nothing but tokenizing time
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def _tokenize(texts: list[str], *, return_ids: bool) -> Any:
+    import bm25s
+
+    return bm25s.tokenize(
+        texts, stopwords="en", stemmer=_stemmer(), return_ids=return_ids, show_progress=False
+    )
+
+
+class LexicalIndex:
+    """A bm25s index saved in one folder (bm25/<user_id>/<kind>/), swapped atomically."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self._retriever: Any = None
+        self._doc_ids: list[str] = []
+        self._stamp: tuple[int, int] | None = None  # identity of the loaded build
+
+    @property
+    def _old(self) -> Path:
+        return self.folder.with_name(self.folder.name + ".old")
+
+    def rebuild(self, doc_ids: Sequence[str], texts: Sequence[str]) -> None:
+        """Index these documents, replacing the previous index; an empty corpus removes it."""
+        if len(doc_ids) != len(texts):
+            raise ValueError("doc_ids and texts differ in length")
+        import bm25s
+
+        tokens = _tokenize([t or "" for t in texts], return_ids=True) if texts else None
+        if tokens is None or not tokens.vocab:
+            self._remove()
+            return
+        retriever = bm25s.BM25()
+        retriever.index(tokens, show_progress=False)
+        ensure_private_dir(self.folder.parent)
+        tmp = self.folder.with_name(f"{self.folder.name}.tmp-{uuid.uuid4().hex[:8]}")
+        try:
+            tmp.mkdir(mode=DIR_MODE)
+            retriever.save(str(tmp), show_progress=False)
+            (tmp / DOC_IDS_FILE).write_bytes(orjson.dumps(list(doc_ids)))
+            for entry in tmp.iterdir():
+                os.chmod(entry, FILE_MODE)
+            self._swap_in(tmp)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise StoreError(f"{self.folder}: cannot save the BM25 index: {exc}") from None
+        self._retriever, self._doc_ids = retriever, list(doc_ids)
+        self._stamp = self._current_stamp()
+
+    def _swap_in(self, tmp: Path) -> None:
+        # A folder cannot be os.replace'd onto a non-empty one: move the old aside first.
+        shutil.rmtree(self._old, ignore_errors=True)
+        if self.folder.exists():
+            os.replace(self.folder, self._old)
+        os.replace(tmp, self.folder)
+        shutil.rmtree(self._old, ignore_errors=True)
+
+    def _remove(self) -> None:
+        for folder in (self.folder, self._old):
+            shutil.rmtree(folder, ignore_errors=True)
+        self._retriever, self._doc_ids, self._stamp = None, [], None
+
+    def _live_folder(self) -> Path | None:
+        """The folder holding the current build (the old one if a swap was interrupted)."""
+        for folder in (self.folder, self._old):
+            if (folder / DOC_IDS_FILE).is_file():
+                return folder
+        return None
+
+    def _current_stamp(self) -> tuple[int, int] | None:
+        folder = self._live_folder()
+        if folder is None:
+            return None
+        st = (folder / DOC_IDS_FILE).stat()
+        return st.st_ino, st.st_mtime_ns
+
+    def _load(self) -> bool:
+        """Load (or reload after another process rebuilt it); False when there is no index."""
+        stamp = self._current_stamp()
+        if stamp is None:
+            self._retriever, self._doc_ids, self._stamp = None, [], None
+            return False
+        if stamp == self._stamp and self._retriever is not None:
+            return True
+        import bm25s
+
+        for attempt in range(2):  # a rebuild by another process may move the folder meanwhile
+            folder = self._live_folder()
+            if folder is None:
+                return False
+            try:
+                stamp = self._current_stamp()
+                doc_ids = orjson.loads((folder / DOC_IDS_FILE).read_bytes())
+                retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+                break
+            except (OSError, ValueError) as exc:
+                if attempt:
+                    raise StoreError(
+                        f"{folder}: the BM25 index cannot be read ({exc}): run `nemori reindex`"
+                    ) from None
+        self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
+        return True
+
+    def query(self, text: str, k: int) -> list[tuple[str, float]]:
+        """Return up to k (doc_id, BM25 score), best first, only documents that match."""
+        import numpy as np
+
+        if k <= 0 or not text or not self._load():
+            return []
+        tokens = _tokenize([text[:MAX_QUERY_CHARS]], return_ids=False)[0]
+        token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
+        if not token_ids:
+            return []
+        scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        matched = np.flatnonzero(scores > 0)
+        if matched.size > k:
+            matched = matched[np.argpartition(-scores[matched], k - 1)[:k]]
+        ranked = matched[np.argsort(-scores[matched], kind="stable")]
+        return [(self._doc_ids[i], float(scores[i])) for i in ranked]
+
+    def doc_ids(self) -> list[str]:
+        """Return the ids of the indexed documents, in index order."""
+        return list(self._doc_ids) if self._load() else []

@@ -1,0 +1,327 @@
+"""The vector index: one Chroma collection per user and kind, embedded or on a Chroma server."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import logging
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from urllib.parse import urlsplit
+
+from nemori_cli.config import validate_user_id
+from nemori_cli.errors import EmbeddingMismatch, NemoriError, StoreError, UsageError
+from nemori_cli.store.jsonl import ensure_private_dir
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from nemori_cli.config import Settings
+    from nemori_cli.embed import Embedder
+
+KINDS = ("episode", "fact")
+_T = TypeVar("_T")
+_PAGE = 5000  # ids/metadatas fetched per call when listing a collection
+_DELETE_CHUNK = 500  # record ids per delete filter
+
+
+class VectorIndex(Protocol):
+    """Nearest-neighbour search over one user's episodes and facts (cosine similarity)."""
+
+    def upsert(
+        self,
+        kind: str,
+        doc_ids: Sequence[str],
+        embeddings: np.ndarray,
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None: ...
+
+    def query(
+        self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]: ...
+
+    def delete(self, kind: str, record_ids: Collection[str]) -> None: ...
+
+    def record_ids(self, kind: str) -> set[str]: ...
+
+    def count(self, kind: str) -> int: ...
+
+    def reset(self, kind: str) -> None: ...
+
+    def drop(self) -> None: ...
+
+
+def collection_name(user_id: str, kind: str) -> str:
+    """Chroma collection name for a user and kind (Chroma allows only [a-zA-Z0-9._-])."""
+    digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
+    return f"nemori-{digest}-{kind}"
+
+
+def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Turn a Chroma failure into a one-line StoreError naming where the index lives."""
+
+    @functools.wraps(method)
+    def wrapper(self: ChromaVectorIndex, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except (NemoriError, TypeError, AttributeError, AssertionError):
+            raise
+        except Exception as exc:
+            raise StoreError(f"vector index at {self.location}: {_one_line(exc)}") from None
+
+    return wrapper
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+
+
+def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    if "record_id" not in meta:
+        raise ValueError("vector metadata must include record_id")
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+def _chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Accept {"a": x, "t": {"$gte": y, "$lt": z}}: split it into Chroma's one-condition $and."""
+    if not where:
+        return None
+    clauses: list[dict[str, Any]] = []
+    for key, cond in where.items():
+        if not key.startswith("$") and isinstance(cond, dict) and len(cond) > 1:
+            clauses.extend({key: {op: value}} for op, value in cond.items())
+        else:
+            clauses.append({key: cond})
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class ChromaVectorIndex:
+    """A VectorIndex on any Chroma client (PersistentClient or HttpClient)."""
+
+    def __init__(self, client: Any, user_id: str, embedder: Embedder, *, location: str) -> None:
+        from nemori_cli.embed import chroma_embedding_function
+
+        self.client = client
+        self.user_id = validate_user_id(user_id)
+        self.embedder = embedder
+        self.location = location
+        self._ef = chroma_embedding_function(embedder)
+        self._collections: dict[str, Any] = {}
+        self._checked: set[str] = set()  # kinds whose collection matches the embedder
+        self._batch: int | None = None
+
+    def _metadata(self, kind: str) -> dict[str, Any]:
+        return {
+            "nemori_user_id": self.user_id,
+            "nemori_kind": kind,
+            "embed_model": self.embedder.model_id,
+            "embed_dim": int(self.embedder.dim),
+        }
+
+    def _collection(self, kind: str, *, check: bool = True) -> Any:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
+        coll = self._collections.get(kind)
+        if coll is None:
+            coll = self.client.get_or_create_collection(
+                name=collection_name(self.user_id, kind),
+                metadata=self._metadata(kind),
+                configuration={"hnsw": {"space": "cosine"}},
+                embedding_function=self._ef,
+            )
+            self._collections[kind] = coll
+        if check and kind not in self._checked:
+            self._check_model(kind, coll)
+            self._checked.add(kind)
+        return coll
+
+    def _check_model(self, kind: str, coll: Any) -> None:
+        meta = coll.metadata or {}
+        built_with, built_dim = meta.get("embed_model"), meta.get("embed_dim")
+        ours, dim = self.embedder.model_id, int(self.embedder.dim)
+        if built_with != ours or built_dim != dim:
+            raise EmbeddingMismatch(
+                f"the {kind} index of user {self.user_id} was built with {built_with} "
+                f"(dim {built_dim}); you use {ours} (dim {dim}): run `nemori reindex`"
+            )
+
+    def _max_batch(self) -> int:
+        if self._batch is None:
+            try:
+                self._batch = int(self.client.get_max_batch_size())
+            except Exception:
+                self._batch = 1000
+        return max(1, self._batch)
+
+    @_guarded
+    def upsert(
+        self,
+        kind: str,
+        doc_ids: Sequence[str],
+        embeddings: np.ndarray,
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None:
+        """Add or replace documents (several may belong to one record)."""
+        import numpy as np
+
+        vectors = np.asarray(embeddings, dtype=np.float32)
+        n = len(doc_ids)
+        if not (vectors.shape[0] == len(documents) == len(metadatas) == n):
+            raise ValueError("doc_ids, embeddings, documents and metadatas differ in length")
+        if n == 0:
+            return
+        coll = self._collection(kind)
+        metas = [_clean_metadata(m) for m in metadatas]
+        step = self._max_batch()
+        for start in range(0, n, step):
+            end = start + step
+            coll.upsert(
+                ids=list(doc_ids[start:end]),
+                embeddings=vectors[start:end],
+                documents=list(documents[start:end]),
+                metadatas=metas[start:end],
+            )
+
+    @_guarded
+    def query(
+        self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to k (record_id, cosine similarity), best first, one per record."""
+        import numpy as np
+
+        coll = self._collection(kind)
+        total = coll.count()
+        if k <= 0 or total == 0:
+            return []
+        vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
+        want = min(total, max(k * 2, k + 8))
+        while True:
+            result = coll.query(
+                query_embeddings=vector,
+                n_results=want,
+                where=_chroma_where(where),
+                include=["metadatas", "distances"],
+            )
+            metas, dists = result["metadatas"][0], result["distances"][0]
+            best: dict[str, float] = {}
+            for meta, dist in zip(metas, dists, strict=True):
+                rid = str((meta or {}).get("record_id"))
+                if rid not in best:  # results come best first
+                    best[rid] = 1.0 - float(dist)
+            if len(best) >= k or len(metas) < want or want >= total:
+                return list(best.items())[:k]
+            want = min(total, want * 2)
+
+    @_guarded
+    def delete(self, kind: str, record_ids: Collection[str]) -> None:
+        """Delete every document of these records."""
+        ids = list(dict.fromkeys(record_ids))
+        if not ids:
+            return
+        coll = self._collection(kind, check=False)
+        for start in range(0, len(ids), _DELETE_CHUNK):
+            chunk = ids[start : start + _DELETE_CHUNK]
+            coll.delete(where={"record_id": {"$in": chunk}})
+
+    @_guarded
+    def record_ids(self, kind: str) -> set[str]:
+        """Return the ids of the records that have at least one document."""
+        coll = self._collection(kind, check=False)
+        out: set[str] = set()
+        offset = 0
+        while True:
+            page = coll.get(include=["metadatas"], limit=_PAGE, offset=offset)
+            metas = page["metadatas"] or []
+            out.update(str(m["record_id"]) for m in metas if m and "record_id" in m)
+            if len(page["ids"]) < _PAGE:
+                return out
+            offset += _PAGE
+
+    @_guarded
+    def count(self, kind: str) -> int:
+        """Return the number of documents (vectors) of this kind."""
+        return int(self._collection(kind, check=False).count())
+
+    @_guarded
+    def built_with(self, kind: str) -> tuple[str | None, int | None]:
+        """Return the embed model id and dimension the collection was built with."""
+        meta = self._collection(kind, check=False).metadata or {}
+        return meta.get("embed_model"), meta.get("embed_dim")
+
+    @_guarded
+    def reset(self, kind: str) -> None:
+        """Drop the collection and create it empty for the current embedder."""
+        self._drop(kind)
+        self._collection(kind)
+
+    @_guarded
+    def drop(self) -> None:
+        """Delete this user's collections (for deleting the user)."""
+        for kind in KINDS:
+            self._drop(kind)
+
+    def _drop(self, kind: str) -> None:
+        from chromadb.errors import NotFoundError
+
+        self._collections.pop(kind, None)
+        self._checked.discard(kind)
+        with contextlib.suppress(NotFoundError, ValueError):  # nothing to drop
+            self.client.delete_collection(collection_name(self.user_id, kind))
+
+
+def _quiet_chroma() -> None:
+    # Chroma logs warnings (e.g. n_results capped) through logging; keep them off stdout.
+    for name in ("chromadb", "chromadb.telemetry"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def open_vector_index(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
+    """Open the user's vector index: embedded under data_dir/chroma, or on settings.chroma_url."""
+    validate_user_id(user_id)
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    _quiet_chroma()
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_url is None:
+        path = ensure_private_dir(settings.data_dir / "chroma")
+        try:
+            client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+        except Exception as exc:
+            raise StoreError(f"cannot open the vector index at {path}: {_one_line(exc)}") from None
+        return ChromaVectorIndex(client, user_id, embedder, location=str(path))
+
+    url = settings.chroma_url
+    host, port, ssl = _parse_url(url)
+    headers = {"Authorization": f"Bearer {settings.chroma_token}"} if settings.chroma_token else {}
+    kwargs: dict[str, Any] = {}
+    if settings.chroma_tenant:
+        kwargs["tenant"] = settings.chroma_tenant
+    if settings.chroma_database:
+        kwargs["database"] = settings.chroma_database
+    try:
+        client = chromadb.HttpClient(
+            host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings, **kwargs
+        )
+        client.heartbeat()
+    except Exception as exc:
+        raise StoreError(f"cannot reach the Chroma server at {url}: {_one_line(exc)}") from None
+    return ChromaVectorIndex(client, user_id, embedder, location=url)
+
+
+def _parse_url(url: str) -> tuple[str, int, bool]:
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise UsageError(f"chroma_url {url!r}: use http://HOST:PORT or https://HOST[:PORT]")
+    if parts.path not in {"", "/"}:
+        raise UsageError(f"chroma_url {url!r}: a path after the host is not supported")
+    ssl = parts.scheme == "https"
+    try:
+        port = parts.port or (443 if ssl else 8000)
+    except ValueError:
+        raise UsageError(f"chroma_url {url!r}: invalid port") from None
+    return parts.hostname, port, ssl

@@ -1,0 +1,98 @@
+"""The end-to-end flow against a real Chroma server (chroma run), and a server that is down."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from chroma_server import chroma_server_url, free_port  # noqa: F401  (the chroma_url fixture)
+
+from nemori_cli.cli.app import main
+
+SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
+
+
+def nemori(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def served(chroma_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data dir whose vectors live on the Chroma server, with sample_chats/ ingested."""
+    data = tmp_path_factory.mktemp("served") / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env["NEMORI_CHROMA_URL"] = chroma_url
+    proc = subprocess.run(
+        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), "ingest",
+         str(SAMPLE_CHATS), "--json"],
+        capture_output=True, text=True, env=env, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["episodes"] >= 4 and summary["facts"] >= 5 and summary["failed"] == []
+    return data
+
+
+def test_vectors_live_on_the_server_not_in_the_data_dir(served: Path, chroma_url: str) -> None:
+    import chromadb
+    from chromadb.config import Settings
+
+    from nemori_cli.store.vectors import collection_name
+
+    assert not (served / "chroma").exists()
+    host, port = chroma_url.removeprefix("http://").split(":")
+    client = chromadb.HttpClient(host=host, port=int(port),
+                                 settings=Settings(anonymized_telemetry=False))
+    names = {c.name for c in client.list_collections()}
+    assert {collection_name("me", "episode"), collection_name("me", "fact")} <= names
+    assert client.get_collection(collection_name("me", "fact")).count() >= 5
+
+
+def test_search_delete_and_reindex_against_the_server(
+    served: Path, chroma_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ("--data-dir", str(served), "--chroma-url", chroma_url)
+    code, out, err = nemori(capsys, *base, "search", "hiking", "--json")
+    assert code == 0, err
+    before = json.loads(out)
+    assert {h["kind"] for h in before} == {"episode", "fact"}
+    fact = next(h for h in before if h["kind"] == "fact")
+    assert "hik" in fact["content"].lower()
+
+    code, _, err = nemori(capsys, *base, "facts", "delete", fact["id"], "--yes")
+    assert code == 0, err
+    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json", "-k", "50")
+    assert fact["id"] not in {h["id"] for h in json.loads(out)}
+
+    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json")
+    kept = json.loads(out)
+    code, _, err = nemori(capsys, *base, "reindex")
+    assert code == 0, err
+    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json")
+    assert [(h["kind"], h["id"]) for h in json.loads(out)] == [(h["kind"], h["id"]) for h in kept]
+
+
+def test_a_server_that_is_down_is_a_one_line_error_naming_the_url(served: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(served), "--chroma-url",
+         url, "search", "hiking"],
+        capture_output=True, text=True, env=env, check=False, timeout=120,
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    lines = [x for x in proc.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and url in lines[0], proc.stderr
+    assert proc.stdout == ""

@@ -1,0 +1,164 @@
+"""`nemori export` and its round trip: an export ingested into an empty data dir is the store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nemori_cli.cli.app import main
+from nemori_cli.errors import ImportFormatError
+from nemori_cli.export import is_export, restore_file
+from nemori_cli.memory import Memory
+
+SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
+
+
+def nemori(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def records(data: Path, user: str = "me") -> tuple[list[dict], list[dict]]:
+    """Every stored episode and fact of a user, as dicts without the user id."""
+    mem = Memory.open(data_dir=data)
+    eps = [{**e.to_dict(), "user_id": None} for e in mem.episodes(user=user)]
+    facts = [{**f.to_dict(), "user_id": None} for f in mem.facts(user=user)]
+    return eps, facts
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data dir with sample_chats/ ingested (episodes and facts)."""
+    data = tmp_path_factory.mktemp("source") / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env["NEMORI_CONFIG"] = str(data.parent / "no-config.toml")
+    proc = subprocess.run(
+        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), "ingest",
+         str(SAMPLE_CHATS), "--json"],
+        capture_output=True, text=True, env=env, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["episodes"] >= 4 and summary["facts"] >= 5
+    return data
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json"])
+def test_ingesting_an_export_restores_the_same_store(
+    fmt: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = tmp_path / f"export.{fmt}"
+    code, _, err = nemori(capsys, "--data-dir", str(source), "export", "--format", fmt,
+                          "--output", str(dump))
+    assert code == 0, err
+    assert is_export(dump)
+    target = tmp_path / "empty"
+    code, out, err = nemori(capsys, "--data-dir", str(target), "ingest", str(dump), "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    episodes, facts = records(source)
+    assert summary["episodes"] == len(episodes) and summary["facts"] == len(facts)
+    assert records(target) == (episodes, facts)
+
+    # and the restored store is searchable like the original one
+    _, out, _ = nemori(capsys, "--data-dir", str(target), "search", "hiking", "--json")
+    _, original, _ = nemori(capsys, "--data-dir", str(source), "search", "hiking", "--json")
+    assert {h["id"] for h in json.loads(out)} == {h["id"] for h in json.loads(original)}
+
+    # the original chats were logged as imported: re-ingesting them adds nothing
+    code, out, err = nemori(capsys, "--data-dir", str(target), "ingest", str(SAMPLE_CHATS),
+                            "--json")
+    assert code == 0, err
+    again = json.loads(out)
+    assert (again["conversations"], again["episodes"], again["facts"]) == (0, 0, 0)
+    assert records(target) == (episodes, facts)
+
+
+def test_jsonl_export_is_a_header_then_one_record_a_line(
+    source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = nemori(capsys, "--data-dir", str(source), "export")
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    header = lines[0]
+    assert header["nemori_export"] == 1 and header["user"] == "me"
+    assert header["embed_model"] and header["exported_at"]
+    episodes, facts = records(source)
+    assert [x["type"] for x in lines[1:]] == ["episode"] * len(episodes) + ["fact"] * len(facts)
+    assert [x["id"] for x in lines[1:]] == [r["id"] for r in episodes + facts]
+
+
+def test_restore_into_another_user_rewrites_only_the_user_id(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = tmp_path / "me.jsonl"
+    nemori(capsys, "--data-dir", str(source), "export", "-o", str(dump))
+    target = Memory.open(data_dir=tmp_path / "t")
+    report = restore_file(target, dump, "bob")
+    episodes, facts = records(source)
+    assert report["episodes"] == len(episodes) and report["facts"] == len(facts)
+    assert records(tmp_path / "t", "bob") == (episodes, facts)
+    assert {f.user_id for f in target.facts(user="bob")} == {"bob"}
+    assert target.users() == ["bob"]
+    # restoring twice changes nothing
+    restore_file(target, dump, "bob")
+    assert records(tmp_path / "t", "bob") == (episodes, facts)
+
+
+def test_markdown_export_is_readable(source: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = nemori(capsys, "--data-dir", str(source), "export", "--format", "markdown")
+    assert code == 0
+    mem = Memory.open(data_dir=source)
+    assert out.startswith("# Memory of me\n")
+    assert "## Episodes" in out and "## Facts" in out
+    for ep in mem.episodes():
+        assert f"### {ep.title}" in out
+        assert ep.messages[0].content.splitlines()[0] in out
+    for fact in mem.facts():
+        assert fact.content in out and fact.id in out
+    assert "{" not in out.splitlines()[0]
+
+
+def test_a_broken_export_stores_nothing(tmp_path: Path) -> None:
+    dump = tmp_path / "old.jsonl"
+    dump.write_text(json.dumps({"nemori_export": 99, "user": "me"}) + "\n", encoding="utf-8")
+    assert is_export(dump)
+    mem = Memory.open(data_dir=tmp_path / "d")
+    with pytest.raises(ImportFormatError, match="old.jsonl.*version 99"):
+        restore_file(mem, dump)
+    bad_line = tmp_path / "bad.jsonl"
+    bad_line.write_text(
+        json.dumps({"nemori_export": 1, "user": "me"}) + "\n"
+        + json.dumps({"type": "episode", "title": "no id"}) + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ImportFormatError, match="bad.jsonl: line 2"):
+        restore_file(mem, bad_line)
+    assert mem.users() == []
+
+
+def test_ordinary_chat_files_are_not_exports(tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps({"messages": [{"role": "user", "content": "hi"}]}))
+    assert not is_export(chat)
+    assert not is_export(tmp_path / "missing.json")
+    assert not is_export(tmp_path)
+
+
+def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = nemori(capsys, "--data-dir", str(tmp_path), "export", "--user", "nobody")
+    assert code == 1 and "nobody" in err and out == "" and "Traceback" not in err
+    code, _, err = nemori(capsys, "--data-dir", str(tmp_path), "export", "--format", "xml")
+    assert code == 2 and "xml" in err
+    assert not list(tmp_path.iterdir())
