@@ -23,12 +23,13 @@ from typing import Any
 
 import orjson
 
-WORDS = (
-    "the hike to the refuge took six hours and we camped near the lake before the pass "
-    "je voudrais réserver une chambre pour deux nuits à Chamonix près du téléphérique "
-    "python asyncio gather cancels the remaining tasks when one raises unless you pass "
-    "return_exceptions my sister moved to Lyon last spring and 🙂 loves her new job"
-).split()
+PHRASES = (
+    "the hike to the refuge took six hours and we camped near the lake before the pass",
+    "je voudrais réserver une chambre pour deux nuits à Chamonix près du téléphérique",
+    "python asyncio gather cancels the remaining tasks when one raises unless you pass",
+    "return_exceptions my sister moved to Lyon last spring and 🙂 loves her new job",
+)
+WORDS = [word for phrase in PHRASES for word in phrase.split()]
 
 
 def _text(rng: random.Random, words: int) -> str:

@@ -6,6 +6,7 @@ serves, Memory reports no progress here, and the SDK's own logging goes to stder
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import threading
 from collections.abc import Callable
@@ -90,10 +91,11 @@ class MemoryTools:
     def add_conversation(
         self,
         messages: list[ChatMessage] | None = None,
-        text: Annotated[str | None, Field(description="nemori JSON, instead of messages")] = None,
-        title: Annotated[str | None, Field(description="Conversation title")] = None,
+        # Plain str (not str | None): the SDK JSON-decodes string arguments of any other type.
+        text: Annotated[str, Field(description="nemori JSON, instead of messages")] = "",
+        title: Annotated[str, Field(description="Conversation title")] = "",
     ) -> dict[str, Any]:
-        if (messages is None) == (text is None):
+        if (messages is None) == (not text):
             raise UsageError("give either messages or text (nemori JSON), not both or neither")
         if messages is not None:
             doc: dict[str, Any] = {"messages": [m.model_dump(exclude_none=True) for m in messages]}
@@ -101,7 +103,6 @@ class MemoryTools:
                 doc["title"] = title
             payload = orjson.dumps(doc)
         else:
-            assert text is not None
             payload = text.encode("utf-8")
         return self._ingest(payload)
 
@@ -203,6 +204,9 @@ def build_server(memory: Memory, user: str | None = None) -> MCPServer:
         version=__version__,
         log_level="WARNING",
     )
+    # Libraries that set their own loggers to DEBUG (bm25s) would chatter on stderr.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(logging.WARNING)
     for name, description in DESCRIPTIONS.items():
         fn = _tool(getattr(tools, name))
         read_only = name in ("search_memory", "list_facts", "show_episode")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -84,6 +85,7 @@ def main(argv: list[str] | None = None) -> Any:
 
     from nemori_cli.cli.render import error
 
+    os.umask(0o077)  # everything nemori creates (Chroma's files included) is private to the owner
     try:
         code = app(args=argv, standalone_mode=False)
     except KeyboardInterrupt:

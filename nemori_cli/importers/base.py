@@ -59,8 +59,8 @@ class Sink:
     def skip(self, conversation_id: str | None, reason: str) -> None:
         """Record a conversation that is not imported (raise instead in strict mode)."""
         if self.strict:
-            what = f"conversation {conversation_id}" if conversation_id else "a record"
-            raise ImportFormatError(f"{self.label}: {what}: {reason}")
+            what = f"conversation {conversation_id}: " if conversation_id else ""
+            raise ImportFormatError(f"{self.label}: {what}{reason}")
         self.skipped.append(Skipped(conversation_id, reason))
 
     def build(
@@ -185,6 +185,11 @@ def first_str(record: dict[str, Any], *keys: str) -> str | None:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
     return None
+
+
+def obj(value: Any) -> dict[str, Any]:
+    """Return the value if it is a JSON object, else an empty one (sources hold stray nulls)."""
+    return value if isinstance(value, dict) else {}
 
 
 def dicts(values: Iterable[Any]) -> Iterable[dict[str, Any]]:

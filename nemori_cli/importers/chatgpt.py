@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role
+from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role, obj
 from nemori_cli.importers.payload import BadRecord, JsonDoc
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
@@ -29,8 +29,7 @@ _CITATION = re.compile("\ue200[^\ue201]*\ue201")  # private-use markers around i
 
 def matches(doc: JsonDoc) -> bool:
     """Recognise conversation objects with a `mapping` tree."""
-    first = doc.head[0] if doc.head else None
-    return doc.kind != "lines" and isinstance(first, dict) and "mapping" in first
+    return doc.kind != "lines" and any(isinstance(r, dict) and "mapping" in r for r in doc.head)
 
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
@@ -62,7 +61,7 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
         leaf = latest_leaf(mapping, lambda n: n.get("children"), _node_time)
     turns = [
         turn
-        for key, node in _keyed(branch(mapping, leaf, lambda n: n.get("parent")), mapping)
+        for key, node in _keyed(branch(mapping, leaf, lambda n: n.get("parent")))
         if (turn := _turn(node.get("message"), key)) is not None
     ]
     meta: dict[str, Any] = {"format": NAME}
@@ -79,7 +78,7 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
     )
 
 
-def _keyed(path: list[Any], mapping: dict[str, Any]) -> Iterator[tuple[str | None, dict]]:
+def _keyed(path: list[Any]) -> Iterator[tuple[str | None, dict]]:
     for node in path:
         if isinstance(node, dict):
             key = node.get("id")
@@ -96,9 +95,9 @@ def _turn(message: Any, node_id: str | None) -> Turn | None:
     """Read one node's message; None for what the person did not see as a chat message."""
     if not isinstance(message, dict):
         return None
-    author = message.get("author") if isinstance(message.get("author"), dict) else {}
-    meta = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
-    content = message.get("content") if isinstance(message.get("content"), dict) else {}
+    author = obj(message.get("author"))
+    meta = obj(message.get("metadata"))
+    content = obj(message.get("content"))
     kind = content.get("content_type")
     kind = kind if isinstance(kind, str) else ""
     role = normalize_role(author.get("role"))

@@ -9,6 +9,7 @@ from typing import Any
 from nemori_cli.importers.base import Broken, Sink, Turn, dicts, first_str, normalize_role
 from nemori_cli.importers.payload import BadRecord, JsonDoc
 from nemori_cli.importers.timeparse import try_time
+from nemori_cli.importers.tree import branch
 from nemori_cli.models import Conversation, to_iso
 
 NAME = "claude"
@@ -26,8 +27,9 @@ _PLACEHOLDER = re.compile(
 
 def matches(doc: JsonDoc) -> bool:
     """Recognise conversation objects with `chat_messages`."""
-    first = doc.head[0] if doc.head else None
-    return doc.kind != "lines" and isinstance(first, dict) and "chat_messages" in first
+    return doc.kind != "lines" and any(
+        isinstance(r, dict) and "chat_messages" in r for r in doc.head
+    )
 
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
@@ -44,7 +46,7 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             messages = record.get("chat_messages")
             if not isinstance(messages, list):
                 raise Broken("no chat_messages list")
-            turns = [_turn(m) for m in dicts(messages)]
+            turns = [_turn(m) for m in _shown(list(dicts(messages)))]
         except Broken as exc:
             sink.skip(conv_id, str(exc))
             continue
@@ -62,11 +64,22 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             yield conv
 
 
+def _shown(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep one branch where edits or retries forked the chat: the one ending last."""
+    parents = [m.get("parent_message_uuid") for m in messages]
+    linked = [p for p in parents if isinstance(p, str)]
+    if len(linked) == len(set(linked)):  # nobody has two children: one straight line
+        return messages
+    by_id = {m["uuid"]: m for m in messages if isinstance(m.get("uuid"), str)}
+    leaf = next((k for k in reversed(by_id) if k not in set(linked)), None)
+    return list(branch(by_id, leaf, lambda m: m.get("parent_message_uuid")))
+
+
 def _turn(message: dict[str, Any]) -> Turn:
     sender = message.get("sender")
-    role = normalize_role(sender) or (sender if isinstance(sender, str) and sender else None)
-    if role is None:
-        raise Broken(f"message {message.get('uuid')} has no sender")
+    role = normalize_role(sender) or (sender if isinstance(sender, str) else "")
+    if not role:
+        return Turn("user", "")  # no sender: nobody to attribute it to
     text = _blocks_text(message.get("content"))
     if not text.strip() and isinstance(message.get("text"), str):
         text = clean(_PLACEHOLDER.sub("", message["text"]))

@@ -23,9 +23,8 @@ class Fences:
                 self.marker, self.opened_at = m.group(1), index
                 return True
             return False
-        closing = m and m.group(1)[0] == self.marker[0] and len(m.group(1)) >= len(self.marker)
-        if closing and not m.group(2).strip():
-            self.marker = None
+        if m and m.group(1)[0] == self.marker[0] and len(m.group(1)) >= len(self.marker):
+            self.marker = None if not m.group(2).strip() else self.marker
         return True
 
     def reset(self) -> None:

@@ -6,7 +6,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from nemori_cli.importers.base import Broken, Sink, Turn, dicts, first_str, normalize_role, text_of
+from nemori_cli.importers.base import (
+    Broken,
+    Sink,
+    Turn,
+    dicts,
+    first_str,
+    normalize_role,
+    obj,
+    text_of,
+)
 from nemori_cli.importers.payload import BadRecord, JsonDoc
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
@@ -27,7 +36,7 @@ def matches(doc: JsonDoc) -> bool:
     first = doc.head[0] if doc.head else None
     if doc.kind == "lines" or not isinstance(first, dict):
         return False
-    chat = first.get("chat") if isinstance(first.get("chat"), dict) else first
+    chat = obj(first.get("chat")) or first
     history = chat.get("history")
     return isinstance(history, dict) and isinstance(history.get("messages"), dict) or (
         chat is not first and isinstance(chat.get("messages"), list)
@@ -43,7 +52,7 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
         if not isinstance(record, dict):
             sink.skip(None, f"record {number} is not a chat object")
             continue
-        chat = record.get("chat") if isinstance(record.get("chat"), dict) else record
+        chat = obj(record.get("chat")) or record
         conv_id = first_str(record, "id") or first_str(chat, "id")
         try:
             turns = [_turn(m) for m in _shown_messages(chat)]
@@ -66,8 +75,8 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
 
 
 def _shown_messages(chat: dict[str, Any]) -> list[dict[str, Any]]:
-    history = chat.get("history")
-    nodes = history.get("messages") if isinstance(history, dict) else None
+    history = obj(chat.get("history"))
+    nodes = history.get("messages")
     if isinstance(nodes, dict) and nodes:
         leaf = history.get("currentId")
         if not (isinstance(leaf, str) and leaf in nodes):
@@ -86,10 +95,8 @@ def _time(message: dict[str, Any]) -> float | None:
 
 def _turn(message: dict[str, Any]) -> Turn:
     raw_role = message.get("role")
-    role = normalize_role(raw_role) or (raw_role if isinstance(raw_role, str) else None)
-    if not role:
-        raise Broken(f"message {message.get('id')} has no role")
-    if role == "tool":
+    role = normalize_role(raw_role) or (raw_role if isinstance(raw_role, str) else "")
+    if not role or role == "tool":
         return Turn(role, "")  # tool output is traffic between the model and its tools
     text = _DETAILS.sub("", text_of(message.get("content")))
     return Turn(role, text, None, try_time(message.get("timestamp")), first_str(message, "id"))

@@ -6,6 +6,7 @@ import codecs
 import hashlib
 import mmap
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ _HEAD = 50  # records parsed up front to recognise the layout
 _CHUNK = 8 * 1024 * 1024
 _BOM = codecs.BOM_UTF8
 _WS = b" \t\r\n"
+_LEADING_WS = re.compile(rb"[ \t\r\n]*")
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,7 @@ class Payload:
     def body_start(self) -> int:
         """Offset of the first byte that is not whitespace or a byte-order mark."""
         start = 3 if bytes(self.data[:3]) == _BOM else 0
-        size = len(self.data)
-        while start < size and self.data[start] in _WS:
-            start += 1
-        return start
+        return _LEADING_WS.match(self.data, start).end()  # type: ignore[union-attr]
 
     def looks_like_json(self) -> bool:
         """Tell whether the content starts like a JSON object or array."""
@@ -133,7 +132,7 @@ class Payload:
         if len(self.data) > BIG and bytes(self.data[start : start + 1]) == b"[":
             return _big_array(self.data, start)
         try:
-            value = orjson.loads(self.data[start:] if start else self.data)
+            value = orjson.loads(self.data[start:])
         except orjson.JSONDecodeError as exc:
             try:
                 doc = _lines(self.data, bom)
@@ -157,7 +156,7 @@ def _big_array(data: Any, start: int) -> JsonDoc:
             except orjson.JSONDecodeError as exc:
                 yield BadRecord(f"record {index + 1}", f"invalid JSON ({exc})")
 
-    head = []
+    head: list[Any] = []
     for record in records():
         if isinstance(record, BadRecord) or len(head) >= _HEAD:
             break
@@ -199,7 +198,7 @@ def _lines(data: Any, start: int) -> JsonDoc:
             except orjson.JSONDecodeError as exc:
                 yield BadRecord(f"line {number}", f"invalid JSON ({exc})")
 
-    head = []
+    head: list[Any] = []
     for record in records():
         if isinstance(record, BadRecord):
             raise ValueError(f"{record.where}: {record.reason}")

@@ -52,10 +52,8 @@ def scan(source: Source) -> ScanReport:
         for conv in source.conversations():
             conversations += 1
             messages += len(conv.messages)
-            times = [m.timestamp for m in conv.messages if m.timestamp] or [conv.created_at]
-            for when in times:
-                if when is None:
-                    continue
+            dated = [m.timestamp for m in conv.messages if m.timestamp is not None]
+            for when in dated or ([conv.created_at] if conv.created_at else []):
                 first = when if first is None or when < first else first
                 last = when if last is None or when > last else last
     except EmptySource:

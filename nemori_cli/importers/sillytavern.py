@@ -70,7 +70,7 @@ def _turn(record: dict[str, Any]) -> Turn:
         role = "system"
     else:
         role = "assistant"
-    text = record.get("mes") if isinstance(record.get("mes"), str) else ""
+    text = record["mes"] if isinstance(record["mes"], str) else ""
     return Turn(role, text, first_str(record, "name"), try_time(record.get("send_date")))
 
 

@@ -62,10 +62,10 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     """List the files to import: files as given, directories walked in order, "-" for stdin."""
     found: dict[str, None] = {}
     for path in paths:
-        if path == "-" or os.path.isfile(path):
-            found.setdefault(path)
-        elif os.path.isdir(path):
+        if path != "-" and os.path.isdir(path):
             found.update(dict.fromkeys(_walk(path)))
+        elif path == "-" or os.path.exists(path):
+            found.setdefault(path)
         else:
             raise ImportFormatError(f"{path}: no such file or directory")
     return list(found)

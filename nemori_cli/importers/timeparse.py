@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,7 +55,9 @@ def _free_form(text: str) -> datetime:
     from dateutil import parser  # lazily: only free-form dates need it
 
     try:
-        return parser.parse(text)
+        with warnings.catch_warnings():  # unknown zone names warn; the time is still read
+            warnings.simplefilter("ignore")
+            return parser.parse(text)
     except (parser.ParserError, OverflowError, TypeError) as exc:
         raise ValueError(f"not a time: {text!r}") from exc
 

@@ -148,7 +148,7 @@ def annotate_dates(text: str, when: datetime | date | None) -> str:
     if ref is None:
         return text
     out, last = [], 0
-    for start, end, phrase, _ in _matches(text, ref):
+    for _start, end, phrase, _ in _matches(text, ref):
         out += [text[last:end], f" ({phrase})"]
         last = end
     return "".join(out) + text[last:]
@@ -165,8 +165,8 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
         previous = re.search(r"(\w+)\s*$", before)
         if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
             prep = ""
-        if re.match(r"\s+(?:is|was|has|had|will|'s)\b", text[end:]):
-            prep = ""  # the date is the subject: "Last year was hard"
+        if re.match(r"\s+(?:is|was|has|had|will)\b|'s\b", text[end:]):
+            prep = ""  # the date is the subject or an owner: "Last year was hard", "this year's"
         # keep the capital of a sentence-initial "Yesterday" on the new first word
         words = f"{prep} {phrase}".strip()
         if text[start].isupper() and words[0].islower():

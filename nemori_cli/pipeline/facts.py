@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.rewrite import (
-    has_first_person,
     normalise_quotes,
     restore_subject,
     split_sentences,
     strip_interjections,
     to_third_person,
+    word_set,
 )
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ NON_HUMAN_ROLES = frozenset({"assistant", "system", "tool", "function", "develop
 MIN_WORDS = 4
 MIN_CONTENT_WORDS = 2
 
-_STOPWORDS = frozenset(
+_STOPWORDS = word_set(
     "i me my mine myself we us our ours you your it its it's this that these those a an the and "
     "or but so to of in on at for with as is am are was were be been being have has had do does "
     "did not no yes just really very so too also still much more most some any all what which "
@@ -33,7 +33,7 @@ _STOPWORDS = frozenset(
     "might must i'm i've i'd i'll we're we've don't didn't can't won't that's it's lot lots "
     "thing things stuff something anything everything one ones way like feel felt make made "
     "going go gonna wanna know think thought sure good great nice awesome amazing cool glad "
-    "happy sorry thanks thank love totally definitely always".split()
+    "happy sorry thanks thank love totally definitely always"
 )
 # Reactions to the other speaker, chit-chat and requests: first person, but no fact.
 _NO_FACT = re.compile(
@@ -62,7 +62,7 @@ MIN_SCORE = 3.0
 
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
-    r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to)\b"
+    r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
@@ -107,7 +107,7 @@ def is_human(message: Message) -> bool:
     return message.role.lower() not in NON_HUMAN_ROLES
 
 
-def _content_words(sentence: str) -> list[str]:
+def content_words(sentence: str) -> list[str]:
     words = re.findall(r"[a-z][a-z']+", sentence.lower())
     return [w for w in words if w not in _STOPWORDS and len(w) > 2]
 
@@ -116,7 +116,7 @@ def qualifies(sentence: str) -> bool:
     """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
     if not sentence or sentence.rstrip(" \"')").endswith("?") or not _STRONG_FIRST.search(sentence):
         return False
-    if len(sentence.split()) < MIN_WORDS or len(_content_words(sentence)) < MIN_CONTENT_WORDS:
+    if len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS:
         return False
     if _NO_FACT.match(sentence):
         return False
@@ -125,13 +125,13 @@ def qualifies(sentence: str) -> bool:
 
 def salience(sentence: str, category: str) -> float:
     """Score how likely a qualifying sentence is a lasting fact about its speaker."""
-    score = min(len(_content_words(sentence)), 8) / 2
+    score = min(len(content_words(sentence)), 8) / 2
     first = _STRONG_FIRST.search(sentence)
     if first and len(sentence[: first.start()].split()) <= 2:
         score += 1.0
     if _WEAK_START.match(sentence):
         score -= 1.0
-    return score + (0.5 if category != "other" else 0.0)
+    return score + {"user_profile": 1.5, "other": 0.0}.get(category, 0.5)
 
 
 def categorize(sentence: str) -> tuple[str, float]:
@@ -257,9 +257,47 @@ def _cos(vectors: np.ndarray, i: int, j: int) -> float:
     return float(vectors[i] @ vectors[j])
 
 
-def merge_sources(facts: Iterable[Fact]) -> Sequence[Fact]:
-    """Merge facts that share an id, appending their sources."""
-    out: dict[str, Fact] = {}
-    for fact in facts:
-        out[fact.id] = out[fact.id].merged_with(fact) if fact.id in out else fact
-    return list(out.values())
+# Single-valued attributes: a newer statement replaces an older one with another value.
+_PLACE = r"(?P<value>[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
+_ATTRIBUTES = {
+    "residence": (
+        re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{_PLACE}"),
+        re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {_PLACE}"),
+    ),
+    "employer": (
+        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) {_PLACE}"),
+    ),
+}
+_NOT_YET = re.compile(
+    r"\b(?:will|would|might|may|plan\w*|want\w*|hop\w*|consider\w*|thinking|going to|could"
+    r"|if|maybe|used to|before|previously|until)\b",
+    re.IGNORECASE,
+)
+
+
+def attribute(fact: Fact) -> tuple[str, str] | None:
+    """The single-valued attribute (residence, employer) a fact sets now, with its value."""
+    for name, patterns in _ATTRIBUTES.items():
+        for pattern in patterns:
+            m = pattern.search(fact.content)
+            if m and not _NOT_YET.search(fact.content[max(0, m.start() - 30) : m.start()]):
+                return name, m["value"].lower()
+    return None
+
+
+def superseded_by(new_facts: Sequence[Fact], related: Sequence[Fact]) -> dict[str, str]:
+    """Map older related facts to the new fact that changes their value (moved, new job)."""
+    out: dict[str, str] = {}
+    for new in new_facts:
+        value = attribute(new)
+        if value is None:
+            continue
+        for old in related:
+            if old.id == new.id or old.superseded_by or old.subject != new.subject:
+                continue
+            if old.valid_from and new.valid_from and old.valid_from > new.valid_from:
+                continue
+            previous = attribute(old)
+            if previous and previous[0] == value[0] and previous[1] != value[1]:
+                out[old.id] = new.id
+    return out

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import re
 
+
+def word_set(text: str) -> frozenset[str]:
+    """The set of the space-separated words of a text (for word lists)."""
+    return frozenset(text.split())
+
+
 _ABBREVIATIONS = ("mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "approx", "no", "jr")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\n+\s*")
 _INTERJECTION = re.compile(
@@ -13,47 +19,48 @@ _INTERJECTION = re.compile(
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly)\b[\s,!.…:;-]*)+",
     re.IGNORECASE,
 )
+_LABEL = re.compile(r"^(?:[A-Za-z]+ ){0,3}[A-Za-z]+:\s+(?=\S)")  # "Unrelated: ...", "Update: ..."
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 
-ADVERBS = frozenset(
+ADVERBS = word_set(
     "usually always often never sometimes really also just still actually only even totally "
     "definitely already rarely mostly generally recently finally truly absolutely honestly "
     "seriously literally currently kinda mainly normally typically basically occasionally "
     "constantly regularly certainly personally especially probably simply now then too all "
-    "both once hardly barely gradually slowly luckily last first".split()
+    "both once hardly barely gradually slowly luckily last first"
 )
-UNCHANGED = frozenset(
+UNCHANGED = word_set(
     "can could will would shall should may might must did didn't can't couldn't won't wouldn't "
-    "shouldn't was wasn't had hadn't used ought".split()
+    "shouldn't was wasn't had hadn't used ought"
 )
-IRREGULAR_PAST = frozenset(
+IRREGULAR_PAST = word_set(
     "went got saw made took came ran did found felt thought bought met left knew began became "
     "brought wrote told said gave kept heard built sent spent won lost taught caught fell drove "
     "flew ate drank swam sang sat stood understood chose grew threw woke wore forgot paid sold "
     "slept lit hung held led meant dealt fought sought rode hid broke spoke stole froze shook "
     "overcame dove dreamt learnt burnt spelt put set cut hit let read quit split spread shut "
     "began drew fed forgave hurt knelt lay lent rang rose sank slid spun struck swore swung "
-    "tore wept wound".split()
+    "tore wept wound"
 )
-BASE_ED = frozenset(
-    "need feed seed bleed breed speed proceed succeed exceed shed wed embed heed".split()
+BASE_ED = word_set(
+    "need feed seed bleed breed speed proceed succeed exceed shed wed embed heed"
 )
-AMBIGUOUS_PAST = frozenset("put set cut hit let read quit split spread shut hurt lay".split())
-ADJECTIVE_ED = frozenset(
+AMBIGUOUS_PAST = word_set("put set cut hit let read quit split spread shut hurt lay")
+ADJECTIVE_ED = word_set(
     "tired excited bored scared married interested blessed stressed pleased thrilled amazed "
     "surprised worried delighted exhausted relieved overwhelmed inspired motivated determined "
-    "obsessed impressed stoked psyched pumped engaged divorced".split()
+    "obsessed impressed stoked psyched pumped engaged divorced"
 )
-NOT_VERBS = frozenset(
+NOT_VERBS = word_set(
     "a an the to too so and or but not of in on at for with as if by from that this it "
-    "he she they we you i".split()
+    "he she they we you i"
 )
 SUBJECT_VERBS = {
     "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "go": "goes",
     "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
     "'m": "is", "'re": "is", "'ve": "has", "'ll": "will",
 }
-HAD_AFTER = frozenset("been had gone done seen never already just got".split())
+HAD_AFTER = word_set("been had gone done seen never already just got")
 FIRST_PERSON = re.compile(
     r"\b(?:I|i|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us"
     r"|ourselves)\b",
@@ -92,6 +99,7 @@ def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> s
     while previous != sentence:
         previous = sentence
         sentence = _INTERJECTION.sub("", sentence).lstrip()
+        sentence = _LABEL.sub("", sentence)
         first = re.match(r"([A-Z][a-z]+)\s*[,!]\s*", sentence)
         if first and first.group(1).lower() in names:
             sentence = sentence[first.end() :]
@@ -110,7 +118,7 @@ def restore_subject(sentence: str) -> str:
     tail = rest if head else ""
     if word == "been":
         return f"I've {lowered}{tail}"
-    if word in ADJECTIVE_ED:
+    if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
     past = word in IRREGULAR_PAST - AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
@@ -167,9 +175,7 @@ class _Rewriter:
                 out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
             elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
                 out.append(self.name)
-            elif lower in {"my", "our"}:
-                out.append(self.possessive)
-            elif lower in {"mine", "ours"}:
+            elif lower in {"my", "our", "mine", "ours"}:
                 out.append(self.possessive)
             elif lower in {"myself", "ourselves"}:
                 out.append("themself" if lower == "myself" else "themselves")

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 MIN_MESSAGES = 4  # no topic or length cut leaves an episode shorter than this
 WINDOW = 3  # messages averaged on each side of a candidate topic boundary
-EMBED_CHARS = 600  # what of a message is embedded for the topic signal (its opening says enough)
+EMBED_CHARS = 200  # what of a message is embedded for the topic signal: its opening, cheaply
 
 Span = tuple[int, int]  # half-open [start, end) message indexes
 
@@ -50,7 +50,7 @@ def window_similarities(vectors: np.ndarray, window: int = WINDOW) -> list[float
 
 
 def depth_scores(sims: Sequence[float]) -> list[float]:
-    """Score each gap by how far its similarity dips below the peaks on either side."""
+    """Score each gap by how far its similarity dips below the peaks on either side (mean)."""
     depths = []
     for i, s in enumerate(sims):
         left = right = s
@@ -62,7 +62,7 @@ def depth_scores(sims: Sequence[float]) -> list[float]:
             if sims[j] < right:
                 break
             right = sims[j]
-        depths.append((left - s) + (right - s))
+        depths.append(((left - s) + (right - s)) / 2)
     return depths
 
 
@@ -81,7 +81,9 @@ def topic_cuts(depths: Sequence[float], threshold: float, min_len: int) -> list[
     return sorted(cuts)
 
 
-def length_cuts(length: int, depths: Sequence[float] | None, max_len: int, min_len: int) -> list[int]:
+def length_cuts(
+    length: int, depths: Sequence[float] | None, max_len: int, min_len: int
+) -> list[int]:
     """Cut a piece longer than max_len where the topic dips most, without adding extra pieces."""
     if length <= max_len:
         return []
@@ -120,11 +122,15 @@ def segment_spans(
             depths = depth_scores(window_similarities(vectors[start:end], window))
         cuts = topic_cuts(depths, shift_threshold, min_messages) if depths else []
         edges = [0, *cuts, end - start]
-        for a, b in zip(edges, edges[1:], strict=False):
+        for a, b in _pairs(edges):
             sub = depths[a : b - 1] if depths is not None else None
             inner = [0, *length_cuts(b - a, sub, max_messages, min_messages), b - a]
-            spans += [(start + a + x, start + a + y) for x, y in zip(inner, inner[1:], strict=False)]
+            spans += [(start + a + x, start + a + y) for x, y in _pairs(inner)]
     return spans
+
+
+def _pairs(edges: Sequence[int]) -> list[Span]:
+    return list(zip(edges, edges[1:], strict=False))
 
 
 def needs_vectors(messages: Sequence[Message], gap_minutes: float, max_messages: int) -> bool:

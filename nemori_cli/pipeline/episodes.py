@@ -1,0 +1,188 @@
+"""Offline episodes: an extractive title and a dated, speaker-named narrative."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from nemori_cli.models import Conversation, Episode, Message, stable_id, utcnow
+from nemori_cli.pipeline.dates import annotate_dates, fmt_date, replace_dates
+from nemori_cli.pipeline.facts import content_words, is_human, qualifies
+from nemori_cli.pipeline.rewrite import (
+    normalise_quotes,
+    restore_subject,
+    split_sentences,
+    strip_interjections,
+    to_third_person,
+    word_set,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+TITLE_WORDS = 10
+HUMAN_WORDS = 250  # longer messages are cut in the narrative (the episode keeps them whole)
+OTHER_WORDS = 120  # assistant, system and tool messages
+_REQUEST = re.compile(
+    r"^(?:(?:can|could|would|will) you (?:please )?(?:help me (?:to )?|tell me |show me "
+    r"|explain )?|please |help me (?:to )?|i (?:need|want|would like|'d like) (?:some )?help "
+    r"(?:with |to )?|i(?:'m| am) trying to |i (?:want|need|would like|'d like) to "
+    r"|how (?:do|can|should) i |what(?:'s| is) the best way to )",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r",\s|\s[-–—]\s|;\s|:\s|\s(?:and|but|because|so|which|since|while)\s")
+_TRAILING = word_set(
+    "a an the and or but so to of in on at for with my our your their his her its from by as "
+    "that this is are was were be"
+)
+
+
+def speaker_label(message: Message) -> str:
+    """How the narrative names who said a message: the name, else the role."""
+    return message.name or message.role.capitalize()
+
+
+def episode_id(user_id: str, conversation_id: str, messages: Sequence[Message]) -> str:
+    """Deterministic episode id from the user, the conversation and its first and last message."""
+    return stable_id("ep", user_id, conversation_id, messages[0].id, messages[-1].id)
+
+
+def trim_phrase(text: str, limit: int = TITLE_WORDS) -> str:
+    """Cut a sentence to a short phrase, at a clause break when one comes early enough."""
+    text = " ".join(text.split()).strip(" .!?…,;:-")
+    words = text.split()
+    if len(words) > limit:
+        cut = None
+        for m in _CLAUSE.finditer(text):
+            if 4 <= len(text[: m.start()].split()) <= limit:
+                cut = m.start()
+        text = text[:cut] if cut is not None else " ".join(words[:limit])
+    words = text.strip(" .!?…,;:-").split()
+    while len(words) > 3 and words[-1].lower() in _TRAILING:
+        words.pop()
+    phrase = " ".join(words)
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _title_phrase(message: Message, names: frozenset[str]) -> str | None:
+    """The most informative sentence of a message, as a short title phrase."""
+    best, best_words = None, 2
+    for raw in split_sentences(message.content):
+        sentence = restore_subject(strip_interjections(raw, names))
+        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
+        request = _REQUEST.sub("", sentence)
+        if request != sentence:  # "Can you help me plan a trip?" -> "Plan a trip"
+            sentence = request
+        elif qualifies(sentence):
+            sentence = to_third_person(sentence, message.name)
+        n = len(content_words(sentence))
+        if n > best_words:
+            best, best_words = sentence, n
+    if best is None:
+        return None
+    return trim_phrase(replace_dates(best, message.timestamp))
+
+
+def _salient_order(messages: Sequence[Message], vectors: np.ndarray | None) -> list[Message]:
+    """Human messages, most representative first (closest to the centroid), else in order."""
+    humans = [m for m in messages if is_human(m) and m.content.strip()] or list(messages)
+    assistant_chat = any(not is_human(m) for m in messages)
+    if vectors is None or assistant_chat or len(humans) < 3:
+        return humans  # in a chat with an assistant, the user's opening states the topic
+    index = {m.id: i for i, m in enumerate(messages)}
+    centroid = vectors.sum(axis=0)
+    return sorted(humans, key=lambda m: -float(vectors[index[m.id]] @ centroid))
+
+
+def episode_title(
+    conversation: Conversation, messages: Sequence[Message], vectors: np.ndarray | None = None
+) -> str:
+    """An extractive title: a short phrase from the most salient human message."""
+    names = frozenset(p.lower() for m in messages if m.name for p in m.name.split())
+    phrase = None
+    for message in _salient_order(messages, vectors)[:8]:
+        phrase = _title_phrase(message, names)
+        if phrase:
+            break
+    title = (conversation.title or "").strip()
+    if title and (not phrase or len(messages) == len(conversation.messages)):
+        return title
+    if title and phrase:
+        return f"{title}: {phrase}"
+    if phrase:
+        return phrase
+    when = _first_time(messages) or conversation.timestamp
+    return f"Conversation on {fmt_date(when)}" if when else "Conversation"
+
+
+def _first_time(messages: Sequence[Message]) -> datetime | None:
+    return next((m.timestamp for m in messages if m.timestamp), None)
+
+
+def _last_time(messages: Sequence[Message]) -> datetime | None:
+    return next((m.timestamp for m in reversed(messages) if m.timestamp), None)
+
+
+def _cap(text: str, words: int) -> str:
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words]) + " […]"
+
+
+def _day(when: datetime) -> str:
+    return f"{when:%A}, {fmt_date(when)}"
+
+
+def _participants(messages: Sequence[Message]) -> str:
+    people = list(dict.fromkeys(speaker_label(m) for m in messages))
+    if len(people) == 1:
+        return f"{people[0]} wrote"
+    return f"{', '.join(people[:-1])} and {people[-1]} talked"  # names keep their capitals
+
+
+def narrative(
+    conversation: Conversation, messages: Sequence[Message], when: datetime | None
+) -> str:
+    """A dated transcript that names each speaker, relative dates made absolute."""
+    about = f' ("{conversation.title.strip()}")' if conversation.title else ""
+    opening = f"{_participants(messages)}{about}."
+    lines = [f"On {_day(when)} at {when:%H:%M}, {opening}" if when else opening]
+    day = when.date() if when else None
+    for m in messages:
+        if m.timestamp and day and m.timestamp.date() != day:
+            day = m.timestamp.date()
+            lines.append(f"[{_day(m.timestamp)}]")
+        text = " ".join(normalise_quotes(m.content).split())
+        if not text:
+            continue
+        text = _cap(text, HUMAN_WORDS if is_human(m) else OTHER_WORDS)
+        lines.append(f"{speaker_label(m)}: {annotate_dates(text, m.timestamp or when)}")
+    return "\n".join(lines)
+
+
+def build_episode(
+    user_id: str,
+    conversation: Conversation,
+    messages: Sequence[Message],
+    vectors: np.ndarray | None = None,
+    extractor: str = "offline",
+) -> Episode:
+    """Build the episode for one segment: id, title, narrative, times, sources."""
+    messages = tuple(messages)
+    if not messages:
+        raise ValueError("an episode needs at least one message")
+    start = _first_time(messages) or conversation.timestamp
+    return Episode(
+        id=episode_id(user_id, conversation.id, messages),
+        user_id=user_id,
+        conversation_id=conversation.id,
+        title=episode_title(conversation, messages, vectors),
+        content=narrative(conversation, messages, start),
+        timestamp=start,
+        end_timestamp=_last_time(messages) or start,
+        message_ids=tuple(m.id for m in messages),
+        messages=messages,
+        created_at=utcnow(),
+        extraction={"extractor": extractor, "status": "pending"},
+    )
