@@ -164,6 +164,9 @@ class IngestRun:
                 episodes.append(ep.with_extraction(extractor=extractor.name, status=status))
             task.advance(len(conv.messages))
         task.close()
+        take_usage = getattr(extractor, "take_segment_usage", None)
+        if take_usage is not None:  # the LLM's segmentation calls
+            self.summary.usage = self.summary.usage + take_usage()
         docs = episode_docs(episodes, self.memory.embedder.embed)
         with self.memory.writing(self.user_id) as repo:
             repo.episodes.upsert(episodes)
@@ -191,8 +194,8 @@ class IngestRun:
             or (redo and ep.extraction.get("extractor") != name)
         ]
         try:
-            if redo:
-                self._drop_foreign_facts(todo, name)
+            # a failed episode keeps its offline fallback facts until it is redone
+            self._drop_foreign_facts(todo, name)
             self.extract(todo)
         finally:
             self._finish_indexes()

@@ -239,5 +239,5 @@ def test_workers_extract_concurrently_over_http(server: FakeLLMServer) -> None:
     run_pool([ep] * 8, lambda e: ex.extract(e, []), 8,
              lambda r: done.append(r.episode.extraction["status"]))
     assert done == ["done"] * 8
-    assert time.perf_counter() - started < 1.0  # 8 x 0.2 s one after the other would be 1.6 s
+    assert time.perf_counter() - started < 1.2  # 8 x 0.2 s one after the other: 1.6 s
     assert ex.usage.calls == 8

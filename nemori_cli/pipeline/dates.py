@@ -149,6 +149,8 @@ def annotate_dates(text: str, when: datetime | date | None) -> str:
         return text
     out, last = [], 0
     for _start, end, phrase, _ in _matches(text, ref):
+        if text.startswith("'s", end):
+            end += 2  # "this year's (2025) trip", not "this year (2025)'s trip"
         out += [text[last:end], f" ({phrase})"]
         last = end
     return "".join(out) + text[last:]

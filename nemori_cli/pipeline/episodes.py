@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Conversation, Episode, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import annotate_dates, fmt_date, replace_dates
-from nemori_cli.pipeline.facts import content_words, is_human, qualifies
+from nemori_cli.pipeline.facts import content_words, is_human, statements
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
     split_sentences,
     strip_interjections,
-    to_third_person,
     word_set,
 )
 
@@ -35,7 +34,7 @@ _REQUEST = re.compile(
 _CLAUSE = re.compile(r",\s|\s[-–—]\s|;\s|:\s|\s(?:and|but|because|so|which|since|while)\s")
 _TRAILING = word_set(
     "a an the and or but so to of in on at for with my our your their his her its from by as "
-    "that this is are was were be"
+    "that this is are was were be when where while because since if who which what how"
 )
 
 
@@ -60,40 +59,51 @@ def trim_phrase(text: str, limit: int = TITLE_WORDS) -> str:
                 cut = m.start()
         text = text[:cut] if cut is not None else " ".join(words[:limit])
     words = text.strip(" .!?…,;:-").split()
-    while len(words) > 3 and words[-1].lower() in _TRAILING:
+    while len(words) > 3 and (words[-1].lower() in _TRAILING or words[-1].endswith("'s")):
         words.pop()
     phrase = " ".join(words)
     return phrase[:1].upper() + phrase[1:]
 
 
 def _title_phrase(message: Message, names: frozenset[str]) -> str | None:
-    """The most informative sentence of a message, as a short title phrase."""
-    best, best_words = None, 2
-    for raw in split_sentences(message.content):
-        sentence = restore_subject(strip_interjections(raw, names))
-        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
-        request = _REQUEST.sub("", sentence)
-        if request != sentence:  # "Can you help me plan a trip?" -> "Plan a trip"
-            sentence = request
-        elif qualifies(sentence):
-            sentence = to_third_person(sentence, message.name)
-        n = len(content_words(sentence))
-        if n > best_words:
-            best, best_words = sentence, n
+    """The most telling sentence of a message as a short phrase: a fact it states, a request."""
+    best: str | None = None
+    found = statements(message, names)
+    if found:
+        best = max(found, key=lambda st: st.salience).undated
+    else:
+        most = 2
+        for raw in split_sentences(message.content):
+            sentence = restore_subject(strip_interjections(raw, names))
+            sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
+            sentence = _REQUEST.sub("", sentence)  # "Can you help me plan a trip?" -> "Plan a trip"
+            if len(content_words(sentence)) > most:
+                best, most = sentence, len(content_words(sentence))
     if best is None:
         return None
-    return trim_phrase(replace_dates(best, message.timestamp))
+    # trim first, then date: "yesterday" becomes "on 7 May 2023" without being cut in half
+    return replace_dates(trim_phrase(best), message.timestamp)
 
 
 def _salient_order(messages: Sequence[Message], vectors: np.ndarray | None) -> list[Message]:
-    """Human messages, most representative first (closest to the centroid), else in order."""
+    """Human messages, most representative first, preferring ones that state facts."""
     humans = [m for m in messages if is_human(m) and m.content.strip()] or list(messages)
-    assistant_chat = any(not is_human(m) for m in messages)
-    if vectors is None or assistant_chat or len(humans) < 3:
+    if any(not is_human(m) for m in messages):
         return humans  # in a chat with an assistant, the user's opening states the topic
+    names = frozenset(p.lower() for m in messages if m.name for p in m.name.split())
     index = {m.id: i for i, m in enumerate(messages)}
-    centroid = vectors.sum(axis=0)
-    return sorted(humans, key=lambda m: -float(vectors[index[m.id]] @ centroid))
+    centroid = None
+    if vectors is not None and len(humans) > 2:
+        total = vectors.sum(axis=0)
+        norm = float((total @ total) ** 0.5)
+        centroid = total / norm if norm else None
+
+    def score(m: Message) -> float:
+        typical = float(vectors[index[m.id]] @ centroid) if centroid is not None else 0.0
+        found = statements(m, names)
+        return typical + (1.0 + 0.15 * max(st.salience for st in found) if found else 0.0)
+
+    return sorted(humans, key=lambda m: -score(m))
 
 
 def episode_title(

@@ -97,9 +97,11 @@ _RELATIONS = re.compile(
 class Statement:
     """One qualifying sentence and what it says about its speaker."""
 
-    content: str
+    content: str  # third person, dates made absolute
     category: str
     confidence: float
+    salience: float
+    undated: str  # third person, relative dates left as said (for titles)
 
 
 def is_human(message: Message) -> bool:
@@ -151,7 +153,7 @@ def statements(message: Message, names: frozenset[str] = frozenset()) -> list[St
     """The facts one human message states about its speaker (none for other roles)."""
     if not is_human(message):
         return []
-    found: list[tuple[float, int, Statement]] = []
+    found: list[Statement] = []
     for raw in split_sentences(message.content):
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
@@ -162,15 +164,13 @@ def statements(message: Message, names: frozenset[str] = frozenset()) -> list[St
         score = salience(sentence, category)
         if score < MIN_SCORE:
             continue
-        text = to_third_person(sentence, message.name)
-        text = replace_dates(text, message.timestamp).strip()
-        text = re.sub(r"[\s,;:–-]+$", "", text)
+        undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(sentence, message.name).strip())
+        text = replace_dates(undated, message.timestamp)
         if text[-1:] not in {".", "!", "\""}:
             text += "."
-        statement = Statement(text[:1].upper() + text[1:], category, confidence)
-        found.append((score, len(found), statement))
-    best = sorted(found, key=lambda f: (-f[0], f[1]))[:MAX_PER_MESSAGE]
-    return [st for _, _, st in sorted(best, key=lambda f: f[1])]
+        found.append(Statement(text[:1].upper() + text[1:], category, confidence, score, undated))
+    best = set(sorted(range(len(found)), key=lambda i: -found[i].salience)[:MAX_PER_MESSAGE])
+    return [st for i, st in enumerate(found) if i in best]
 
 
 def normalise(content: str) -> str:
