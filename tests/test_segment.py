@@ -86,8 +86,7 @@ def test_time_gap_over_threshold_starts_a_new_episode() -> None:
     assert segments[1][0].id == "m3"
 
 
-def test_gap_of_exactly_the_threshold_does_not_split() -> None:
-    assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
+def test_only_gaps_longer_than_the_setting_split() -> None:
     assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
     assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
     assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
