@@ -191,6 +191,13 @@ def read_export(path: str | Path) -> tuple[dict[str, Any], list[Episode], list[F
                 raise ImportFormatError(f"{path}: {where}: unknown record type {kind!r}")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ImportFormatError(f"{path}: {where}: invalid {kind} ({exc!r})") from None
+    # A JSONL header counts its records, so a file cut short is caught before it is stored.
+    expected = (header.get("episodes"), header.get("facts"))
+    if all(isinstance(n, int) for n in expected) and expected != (len(episodes), len(facts)):
+        raise ImportFormatError(
+            f"{path}: incomplete export: the header promises {expected[0]} episodes and "
+            f"{expected[1]} facts, the file holds {len(episodes)} and {len(facts)}"
+        )
     return header, episodes, facts
 
 
@@ -234,16 +241,20 @@ def _json_rows(path: str | Path, data: bytes) -> tuple[dict[str, Any], list[Row]
 def restore_file(memory: Memory, path: str | Path, user: str | None = None) -> dict[str, Any]:
     """Store the episodes and facts of an export as they are, log their messages, index them.
 
-    Records keep their ids, times and provenance; only user_id becomes the target user.
-    Restoring the same export twice changes nothing.
+    Records keep their ids, times and provenance; only user_id becomes the target user. An
+    export already restored for this user (the same bytes) is skipped: "skipped" says so.
     """
     from nemori_cli.indexing import episode_docs, fact_docs
 
     uid = memory.user_id(user)
     _, episodes, facts = read_export(path)
+    sha256 = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    report: dict[str, Any] = {"path": str(path), "user": uid, "skipped": False}
+    if sha256 in memory.repo(uid).ingested()[0]:
+        zero = dict.fromkeys(("conversations", "messages", "episodes", "facts"), 0)
+        return {**report, **zero, "skipped": True}
     episodes = [replace(e, user_id=uid) for e in episodes]
     facts = [replace(f, user_id=uid) for f in facts]
-    sha256 = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     task = memory.progress.task("Restoring", total=len(episodes) + len(facts))
     with memory.writing(uid) as repo:
         vectors = memory.vectors(uid)
@@ -268,8 +279,7 @@ def restore_file(memory: Memory, path: str | Path, user: str | None = None) -> d
     memory._clean(uid)
     task.close()
     return {
-        "path": str(path),
-        "user": uid,
+        **report,
         "conversations": len({e.conversation_id for e in episodes}),
         "messages": sum(len(e.message_ids) for e in episodes),
         "episodes": len(episodes),

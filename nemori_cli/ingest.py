@@ -55,6 +55,18 @@ class IngestSummary:
         }
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an ingest or backfill; says what was saved and how to finish."""
+
+    def __init__(self, summary: IngestSummary) -> None:
+        self.summary = summary
+        super().__init__(
+            f"interrupted: {summary.episodes} episode(s) and {summary.facts} fact(s) from this "
+            "run are saved; run the same `nemori ingest` again to import the rest, "
+            "and `nemori backfill` to extract facts for episodes still pending"
+        )
+
+
 def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
     """Scan each file without storing anything; a file that cannot be read reports its error."""
     from nemori_cli.importers import expand_paths, open_source, scan
@@ -97,21 +109,31 @@ class IngestRun:
                 files.extend(expand_paths([path]))
             except NemoriError as exc:
                 self.summary.failed.append((path, str(exc)))
+        self.memory._ensure_indexes(self.user_id)  # an interrupted run may have left drift
         repo = self.memory.repo(self.user_id)
         done_files, seen = repo.ingested()
         reading = self.progress.task("Reading files", total=len(files))
+        completed = False
         try:
             for path in files:
                 self._ingest_file(path, format, strict, done_files, seen, open_source)
                 reading.advance()
             reading.close()
             self._resume_pending()
+            completed = True
+        except KeyboardInterrupt:
+            raise Interrupted(self.summary) from None
         finally:
-            self._finish_indexes()
+            self._finish_indexes(clean=completed)
             self.summary.seconds = time.perf_counter() - started
         return self.summary
 
     def _ingest_file(self, path, format, strict, done_files, seen, open_source) -> None:  # type: ignore[no-untyped-def]
+        from nemori_cli.export import is_export
+
+        if is_export(path):
+            self._restore_export(path, seen)
+            return
         try:
             source = open_source(path, format=format, strict=strict)
         except NemoriError as exc:
@@ -144,6 +166,24 @@ class IngestRun:
         with self.memory.writing(self.user_id) as repo:
             repo.mark_file(path, source.sha256)
             done_files.add(source.sha256)
+
+    def _restore_export(self, path: str, seen: dict[str, set[str]]) -> None:
+        """Store the episodes and facts of a nemori export verbatim."""
+        from nemori_cli.export import restore_file
+
+        try:
+            restored = restore_file(self.memory, path, self.user_id)
+        except NemoriError as exc:
+            self.summary.failed.append((path, str(exc)))
+            return
+        self.summary.files += 1
+        if restored["skipped"]:
+            self.summary.skipped.append((path, "already imported"))
+            return
+        for key in ("conversations", "messages", "episodes", "facts"):
+            setattr(self.summary, key, getattr(self.summary, key) + restored[key])
+        for conv, ids in self.memory.repo(self.user_id).ingested()[1].items():
+            seen.setdefault(conv, set()).update(ids)  # so chats in the same run add nothing
 
     # --- episodes --------------------------------------------------------------------
 
@@ -186,6 +226,7 @@ class IngestRun:
     def backfill(self, *, redo: bool) -> IngestSummary:
         """Extract facts for episodes that have none yet (or, with redo, another extractor's)."""
         started = time.perf_counter()
+        self.memory._ensure_indexes(self.user_id)
         name = self.memory.extractor.name
         todo = [
             ep
@@ -193,12 +234,16 @@ class IngestRun:
             if ep.extraction.get("status") != "done"
             or (redo and ep.extraction.get("extractor") != name)
         ]
+        completed = False
         try:
             # a failed episode keeps its offline fallback facts until it is redone
             self._drop_foreign_facts(todo, name)
             self.extract(todo)
+            completed = True
+        except KeyboardInterrupt:
+            raise Interrupted(self.summary) from None
         finally:
-            self._finish_indexes()
+            self._finish_indexes(clean=completed)
             self.summary.seconds = time.perf_counter() - started
         return self.summary
 
@@ -285,11 +330,10 @@ class IngestRun:
             if candidates:
 
                 def nearest(vecs: Any) -> list[tuple[str, float] | None]:
-                    out: list[tuple[str, float] | None] = []
-                    for v in vecs:
-                        hit = index.query("fact", v, 1) if stored else []
-                        out.append(hit[0] if hit else None)
-                    return out
+                    if not stored:
+                        return [None] * len(vecs)
+                    hits = index.query_many("fact", vecs, 1)  # one call for the whole batch
+                    return [hit[0] if hit else None for hit in hits]
 
                 new, merges, keep = fold_duplicates(
                     candidates, vectors, nearest, memory.settings.dedup_threshold
@@ -330,8 +374,12 @@ class IngestRun:
         self.summary.merged += len(merges)
         self.summary.superseded += len(superseded)
 
-    def _finish_indexes(self) -> None:
-        """Rebuild the lexical indexes once for the run, then mark the indexes clean."""
+    def _finish_indexes(self, *, clean: bool = True) -> None:
+        """Rebuild the lexical indexes once for the run; mark them clean if the run completed.
+
+        A run cut short (Ctrl-C, an error) may have stored records that a vector index lacks:
+        the dirty marker stays, so the next run or search repairs the drift.
+        """
         if not self._touched_kinds:
             return
         with self.memory.writing(self.user_id):
@@ -340,4 +388,5 @@ class IngestRun:
                 self.memory._rebuild_lexical(kind, self.user_id)  # type: ignore[arg-type]
                 task.advance()
             task.close()
-        self.memory._clean(self.user_id)
+        if clean:
+            self.memory._clean(self.user_id)

@@ -62,6 +62,7 @@ class MemoryTools:
         since: Annotated[str | None, Field(description="Only from this date (ISO)")] = None,
         until: Annotated[str | None, Field(description="Only up to this date (ISO)")] = None,
     ) -> list[dict[str, Any]]:
+        """Return the best hits for a query, as the search contract has them."""
         with self._lock:
             hits = self.memory.search(
                 query,
@@ -78,6 +79,7 @@ class MemoryTools:
         category: Literal["user_profile", "experience", "knowledge", "other"] | None = None,
         limit: Annotated[int, Field(ge=1, le=1000, description="How many, newest")] = 50,
     ) -> list[dict[str, Any]]:
+        """Return the newest current facts (optionally of one category)."""
         with self._lock:
             facts = self.memory.facts(user=self.user, category=category, include_superseded=False)
         return [f.to_dict() for f in facts[-limit:]]
@@ -85,6 +87,7 @@ class MemoryTools:
     def show_episode(
         self, id: Annotated[str, Field(description="Episode id, as search returns it")]
     ) -> dict[str, Any]:
+        """Return one episode with its messages."""
         with self._lock:
             return self.memory.episode(id, user=self.user).to_dict()
 
@@ -95,6 +98,7 @@ class MemoryTools:
         text: Annotated[str, Field(description="nemori JSON, instead of messages")] = "",
         title: Annotated[str, Field(description="Conversation title")] = "",
     ) -> dict[str, Any]:
+        """Ingest a conversation given as messages or as nemori JSON text."""
         if (messages is None) == (not text):
             raise UsageError("give either messages or text (nemori JSON), not both or neither")
         if messages is not None:
@@ -109,6 +113,7 @@ class MemoryTools:
     def add_note(
         self, text: Annotated[str, Field(description="The note, in the person's words")]
     ) -> dict[str, Any]:
+        """Ingest a one-message conversation from the user, dated now."""
         if not text.strip():
             raise UsageError("the note is empty")
         message = {"role": "user", "content": text, "timestamp": to_iso(utcnow())}
@@ -122,7 +127,8 @@ class MemoryTools:
             with self._lock:
                 summary = self.memory.ingest([str(path)], user=self.user, format="nemori")
         if summary.failed:
-            raise UsageError("; ".join(why for _, why in summary.failed).replace(folder, "<input>"))
+            why = "; ".join(why for _, why in summary.failed)
+            raise UsageError(why.replace(str(path), "input"))
         d = summary.to_dict()
         keys = ("conversations", "messages", "episodes", "facts", "merged", "superseded")
         out = {k: d[k] for k in keys}

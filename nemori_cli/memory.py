@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import cached_property
@@ -15,6 +15,7 @@ from nemori_cli.errors import NotFound, UsageError
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.progress import NullProgress, Progress
 from nemori_cli.search import SearchFilters, accepts, fuse, to_hit
+from nemori_cli.store.activity import DirtyMarker
 from nemori_cli.store.repository import Repository
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Memory:
         self._repos: dict[str, Repository] = {}
         self._vectors: dict[str, VectorIndex] = {}
         self._lexical: dict[tuple[str, Kind], LexicalIndex] = {}
+        self._markers: dict[str, DirtyMarker] = {}
 
     @classmethod
     def open(cls, progress: Progress | None = None, **overrides: Any) -> Memory:
@@ -99,19 +101,30 @@ class Memory:
         """Hold the user's write lock; mark the indexes dirty until the block completes."""
         repo = self.repo(user)
         with repo.files.lock:  # creates the user folder, private to the owner
-            (repo.folder / DIRTY_MARKER).touch(mode=0o600)
+            self.marker(user).mark()
             yield repo
 
+    def marker(self, user: str | None = None) -> DirtyMarker:
+        """This process's dirty marker for the user (see store/activity.py)."""
+        uid = self.user_id(user)
+        if uid not in self._markers:
+            self._markers[uid] = DirtyMarker(self.repo(uid).folder)
+        return self._markers[uid]
+
     def _clean(self, user: str | None = None) -> None:
-        """Mark the user's indexes as consistent with the JSONL again."""
-        with contextlib.suppress(FileNotFoundError):
-            (self.repo(user).folder / DIRTY_MARKER).unlink()
+        """Mark the user's indexes as consistent with the JSONL again (as far as we wrote)."""
+        self.marker(user).clear()
 
     def _ensure_indexes(self, user: str | None = None) -> None:
-        """Rebuild what an interrupted write left stale, before reading the indexes."""
-        if (self.repo(user).folder / DIRTY_MARKER).exists():
+        """Repair what an interrupted write left stale, before reading the indexes.
+
+        Only markers of writers that are gone count: a live writer finishes its own indexes.
+        """
+        if self.marker(user).leftovers():
+            from nemori_cli.doctor_indexes import repair_indexes
+
             self.progress.note("an earlier run was interrupted: bringing the indexes up to date")
-            self.reindex(user)
+            repair_indexes(self, self.user_id(user))
 
     # --- ingest and extraction ---------------------------------------------------------
 
@@ -172,7 +185,8 @@ class Memory:
         pool = max(50, 3 * k) * (4 if filters.narrowing else 1)
         qvec = self.embedder.embed([query])[0]
         candidates: dict[Kind, list[Sequence[str]]] = {}
-        tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+        # parsed on demand: a search reads a few hundred records, not the whole store
+        tables = {"episode": repo.episodes.lookup(), "fact": repo.facts.lookup()}
 
         def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
             out = []
@@ -200,7 +214,7 @@ class Memory:
 
     @staticmethod
     def _in_conversation(
-        record: Episode | Fact, conversation_id: str | None, episodes: dict[str, Episode]
+        record: Episode | Fact, conversation_id: str | None, episodes: Mapping[str, Episode]
     ) -> bool:
         if conversation_id is None or isinstance(record, Episode):
             return True

@@ -54,35 +54,40 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return data
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "json"])
+@pytest.mark.parametrize(("fmt", "user"), [("jsonl", "me"), ("json", "bob")])
 def test_ingesting_an_export_restores_the_same_store(
-    fmt: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fmt: str, user: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dump = tmp_path / f"export.{fmt}"
     code, _, err = nemori(capsys, "--data-dir", str(source), "export", "--format", fmt,
                           "--output", str(dump))
     assert code == 0, err
     assert is_export(dump)
-    target = tmp_path / "empty"
-    code, out, err = nemori(capsys, "--data-dir", str(target), "ingest", str(dump), "--json")
+    target = ("--data-dir", str(tmp_path / "empty"), "--user", user)
+    code, out, err = nemori(capsys, *target, "ingest", str(dump), "--json")
     assert code == 0, err
     summary = json.loads(out)
     episodes, facts = records(source)
     assert summary["episodes"] == len(episodes) and summary["facts"] == len(facts)
-    assert records(target) == (episodes, facts)
+    assert records(tmp_path / "empty", user) == (episodes, facts)
+    restored = Memory.open(data_dir=tmp_path / "empty")
+    assert restored.users() == [user]
+    assert {f.user_id for f in restored.facts(user=user)} == {user}
 
     # and the restored store is searchable like the original one
-    _, out, _ = nemori(capsys, "--data-dir", str(target), "search", "hiking", "--json")
+    _, out, _ = nemori(capsys, *target, "search", "hiking", "--json")
     _, original, _ = nemori(capsys, "--data-dir", str(source), "search", "hiking", "--json")
     assert {h["id"] for h in json.loads(out)} == {h["id"] for h in json.loads(original)}
 
-    # the original chats were logged as imported: re-ingesting them adds nothing
-    code, out, err = nemori(capsys, "--data-dir", str(target), "ingest", str(SAMPLE_CHATS),
-                            "--json")
-    assert code == 0, err
-    again = json.loads(out)
-    assert (again["conversations"], again["episodes"], again["facts"]) == (0, 0, 0)
-    assert records(target) == (episodes, facts)
+    # the original chats were logged as imported: ingesting them again adds nothing,
+    # and neither does the export itself
+    for again in (str(SAMPLE_CHATS), str(dump)):
+        code, out, err = nemori(capsys, *target, "ingest", again, "--json")
+        assert code == 0, err
+        summary = json.loads(out)
+        assert (summary["conversations"], summary["episodes"], summary["facts"]) == (0, 0, 0)
+    assert summary["skipped"] == [{"what": str(dump), "why": "already imported"}]
+    assert records(tmp_path / "empty", user) == (episodes, facts)
 
 
 def test_jsonl_export_is_a_header_then_one_record_a_line(
@@ -97,23 +102,6 @@ def test_jsonl_export_is_a_header_then_one_record_a_line(
     episodes, facts = records(source)
     assert [x["type"] for x in lines[1:]] == ["episode"] * len(episodes) + ["fact"] * len(facts)
     assert [x["id"] for x in lines[1:]] == [r["id"] for r in episodes + facts]
-
-
-def test_restore_into_another_user_rewrites_only_the_user_id(
-    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    dump = tmp_path / "me.jsonl"
-    nemori(capsys, "--data-dir", str(source), "export", "-o", str(dump))
-    target = Memory.open(data_dir=tmp_path / "t")
-    report = restore_file(target, dump, "bob")
-    episodes, facts = records(source)
-    assert report["episodes"] == len(episodes) and report["facts"] == len(facts)
-    assert records(tmp_path / "t", "bob") == (episodes, facts)
-    assert {f.user_id for f in target.facts(user="bob")} == {"bob"}
-    assert target.users() == ["bob"]
-    # restoring twice changes nothing
-    restore_file(target, dump, "bob")
-    assert records(tmp_path / "t", "bob") == (episodes, facts)
 
 
 def test_markdown_export_is_readable(source: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,6 +133,18 @@ def test_a_broken_export_stores_nothing(tmp_path: Path) -> None:
     )
     with pytest.raises(ImportFormatError, match="bad.jsonl: line 2"):
         restore_file(mem, bad_line)
+    assert mem.users() == []
+
+
+def test_a_truncated_export_is_refused(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = nemori(capsys, "--data-dir", str(source), "export")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(out.splitlines(keepends=True)[:-1]), encoding="utf-8")
+    mem = Memory.open(data_dir=tmp_path / "d")
+    with pytest.raises(ImportFormatError, match="cut.jsonl: incomplete export"):
+        restore_file(mem, cut)
     assert mem.users() == []
 
 

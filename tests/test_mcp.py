@@ -179,8 +179,7 @@ def test_the_server_writes_only_protocol_messages_to_stdout(tmp_path: Path) -> N
             message = json.loads(line)  # anything else on stdout fails here
             if "id" in message:
                 answers[message["id"]] = message
-    proc.stdin.close()
-    rest, _ = proc.communicate(timeout=60)
+    rest, _ = proc.communicate(timeout=60)  # closes stdin: the server ends
     watchdog.cancel()
     errlog.close()
     assert rest == b""

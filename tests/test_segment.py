@@ -87,9 +87,10 @@ def test_time_gap_over_threshold_starts_a_new_episode() -> None:
 
 
 def test_only_gaps_longer_than_the_setting_split() -> None:
-    assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
-    assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
-    assert sizes(extractor().segment(conv(["same"] * 4, [0, 1, 31, 32]))) == [2, 2]
+    same = ["same"] * 4
+    assert sizes(extractor().segment(conv(same, [0, 1, 31, 32]))) == [4]  # exactly 30 minutes
+    assert sizes(extractor().segment(conv(same, [0, 1, 32, 33]))) == [2, 2]
+    assert sizes(extractor(gap_minutes=60).segment(conv(same, [0, 1, 32, 33]))) == [4]
 
 
 def test_messages_without_timestamps_are_never_split_by_time() -> None:

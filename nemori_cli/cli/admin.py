@@ -32,7 +32,7 @@ def backfill(
     """Extract facts for episodes whose extraction is missing or failed (resumable)."""
     from nemori_cli.cli.ingest import _summary_table
 
-    with render.RichProgress() as progress:
+    with render.interrupts_reported(), render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress, workers=workers)
         summary = memory.backfill(redo=redo)
     if as_json:

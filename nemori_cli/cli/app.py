@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli import __version__
-from nemori_cli.cli import admin, episodes, export, facts, ingest, mcp, search, users
+from nemori_cli.cli import admin, doctor, episodes, export, facts, ingest, mcp, search, users
 from nemori_cli.cli.context import AppContext
 from nemori_cli.errors import NemoriError
 
@@ -77,6 +77,7 @@ app.add_typer(users.app, name="users")
 admin.register(app)
 export.register(app)
 mcp.register(app)
+doctor.register(app)
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -88,8 +89,8 @@ def main(argv: list[str] | None = None) -> Any:
     os.umask(0o077)  # everything nemori creates (Chroma's files included) is private to the owner
     try:
         code = app(args=argv, standalone_mode=False)
-    except KeyboardInterrupt:
-        error("interrupted; what was saved is kept (run `nemori backfill` to finish facts)")
+    except KeyboardInterrupt as exc:
+        error(str(exc) or "interrupted; what was saved is kept (run `nemori backfill` to finish)")
         sys.exit(130)
     except click.exceptions.Abort:
         error("aborted")

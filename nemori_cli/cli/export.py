@@ -32,7 +32,7 @@ def export(
         Path | None, typer.Option("--output", "-o", help="Write to this file (default: stdout).")
     ] = None,
 ) -> None:
-    """Export episodes (with their messages) and facts (with provenance); `ingest` restores it."""
+    """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
     from nemori_cli.export import export_user
 
     memory = context.get(ctx).memory()

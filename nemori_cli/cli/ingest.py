@@ -32,7 +32,7 @@ def ingest(
     if dry_run:
         _dry_run(app_ctx, paths, format, as_json)
         return
-    with render.RichProgress() as progress:
+    with render.interrupts_reported(), render.RichProgress() as progress:
         memory = app_ctx.memory(progress=progress, workers=workers)
         summary = memory.ingest(paths, format=format, strict=strict, facts=facts)
     for what, why in summary.failed:

@@ -19,7 +19,7 @@ def mcp(
         str | None, typer.Option("--user", "-u", help="User to serve (default: the global one).")
     ] = None,
 ) -> None:
-    """Serve one user's memory over the Model Context Protocol (stdio); see docs/mcp.md."""
+    """Serve the memory to MCP clients over stdio (see docs/mcp.md)."""
     from nemori_cli.mcp_server import serve
 
     memory = context.get(ctx).memory()

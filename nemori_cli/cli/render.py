@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import orjson
+import typer
 from rich.console import Console
 from rich.table import Table
 
@@ -29,7 +31,21 @@ def print_jsonl(rows: Iterable[Any]) -> None:
 
 def error(message: str) -> None:
     """Print a one-line error on stderr."""
-    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    err.print(
+        f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
+    )
+
+
+@contextlib.contextmanager
+def interrupts_reported() -> Iterator[None]:
+    """Turn Ctrl-C into its one-line report and exit code 130 (Typer would exit silently)."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        error(str(exc) or "interrupted; what was saved is kept")
+        raise typer.Exit(130) from None
 
 
 def short(text: str, width: int = 100) -> str:
@@ -102,4 +118,6 @@ class RichProgress:
         return _RichTask(self._progress, self._progress.add_task(description, total=total))
 
     def note(self, text: str) -> None:
-        self._progress.console.print(f"[dim]{text}[/]", markup=True, soft_wrap=True)
+        from rich.markup import escape
+
+        self._progress.console.print(f"[dim]{escape(text)}[/]", markup=True, soft_wrap=True)

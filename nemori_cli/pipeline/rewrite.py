@@ -163,8 +163,10 @@ class _Rewriter:
             tok, lower = tokens[i], tokens[i].lower()
             nxt = tokens[i + 2].lower() if i + 2 < len(tokens) else ""
             if tok in {"I", "i"} or lower == "we":
+                # "my dog and I love": a short compound subject keeps its plural verb
+                clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
+                agree = not (clause and clause[-1] == "and" and len(clause) <= 4)
                 out.append(self.name)
-                agree = True
             elif lower in {"i'm", "we're"}:
                 out.append(f"{self.name} is")
             elif lower in {"i've", "we've"}:

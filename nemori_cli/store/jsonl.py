@@ -193,6 +193,10 @@ class JsonlFile:
 
     def read(self) -> list[dict[str, Any]]:
         """Return every record; cut off a torn last line left by an interrupted write."""
+        return self._parse(self.read_lines())
+
+    def read_lines(self) -> list[bytes]:
+        """Return every complete line, unparsed (read() without the JSON decoding)."""
         lines, torn_at = self._split(self._read_bytes())
         # A torn line is either a crash's leftover or another process's write in progress:
         # repair it only when the lock is free (writers hold it), never wait for it here.
@@ -201,7 +205,19 @@ class JsonlFile:
                 lines = self._repair()
             finally:
                 self.lock.release()
-        return self._parse(lines)
+        return lines
+
+    def index_lines(self) -> dict[str, bytes]:
+        """Return record id -> raw line for every record (later lines win), parsing none."""
+        out: dict[str, bytes] = {}
+        for number, line in enumerate(self.read_lines(), start=1):
+            if not line.strip():
+                continue
+            record_id = _line_id(line)
+            if record_id is None:
+                raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+            out[record_id] = line
+        return out
 
     def _repair(self) -> list[bytes]:
         """Under the lock, drop a torn last line (a write cut short) and return the lines."""

@@ -26,10 +26,18 @@ def _stemmer() -> Any:
     return Stemmer.Stemmer("english")
 
 
-def _tokenize(texts: list[str], *, return_ids: bool) -> Any:
+def _bm25s() -> Any:
+    """Import bm25s, whose logger is set to DEBUG, and keep its logs quiet."""
+    import logging
+
     import bm25s
 
-    return bm25s.tokenize(
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    return bm25s
+
+
+def _tokenize(texts: list[str], *, return_ids: bool) -> Any:
+    return _bm25s().tokenize(
         texts, stopwords="en", stemmer=_stemmer(), return_ids=return_ids, show_progress=False
     )
 
@@ -51,7 +59,7 @@ class LexicalIndex:
         """Index these documents, replacing the previous index; an empty corpus removes it."""
         if len(doc_ids) != len(texts):
             raise ValueError("doc_ids and texts differ in length")
-        import bm25s
+        bm25s = _bm25s()
 
         tokens = _tokenize([t or "" for t in texts], return_ids=True) if texts else None
         if tokens is None or not tokens.vocab:
@@ -109,7 +117,7 @@ class LexicalIndex:
             return False
         if stamp == self._stamp and self._retriever is not None:
             return True
-        import bm25s
+        bm25s = _bm25s()
 
         for attempt in range(2):  # a rebuild by another process may move the folder meanwhile
             folder = self._live_folder()

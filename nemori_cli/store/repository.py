@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import orjson
+
+from nemori_cli.errors import StoreError
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.store.jsonl import JsonlFile, UserStore
 
 R = TypeVar("R", Episode, Fact)
+
+
+class LazyRecords(Mapping[str, R]):
+    """Records by id, each parsed from its raw line only when first looked up."""
+
+    def __init__(self, lines: dict[str, bytes], parse: Any, path: Path) -> None:
+        self._lines = lines
+        self._parse = parse
+        self._path = path
+        self._parsed: dict[str, R] = {}
+
+    def __getitem__(self, record_id: str) -> R:
+        record = self._parsed.get(record_id)
+        if record is None:
+            line = self._lines[record_id]
+            try:
+                record = self._parse(orjson.loads(line))
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise StoreError(
+                    f"{self._path}: record {record_id!r} is not a valid JSON record"
+                ) from None
+            self._parsed[record_id] = record
+        return record
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._lines
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
 
 
 class _Table(Generic[R]):
@@ -20,6 +55,8 @@ class _Table(Generic[R]):
         self._parse = parse
         self._cache: dict[str, R] | None = None
         self._stamp: tuple[int, int] | None = None
+        self._lazy: LazyRecords[R] | None = None
+        self._lazy_stamp: tuple[int, int] | None = None
 
     def _current_stamp(self) -> tuple[int, int] | None:
         try:
@@ -40,6 +77,21 @@ class _Table(Generic[R]):
 
     def get(self, record_id: str) -> R | None:
         return self.all().get(record_id)
+
+    def lookup(self) -> Mapping[str, R]:
+        """Return the records by id for reading a few of them (search): parsed on demand.
+
+        Uses the full cache when it is current; otherwise indexes the raw lines, which is
+        several times cheaper than parsing every record (episodes carry their messages).
+        """
+        stamp = self._current_stamp()
+        if self._cache is not None and stamp == self._stamp:
+            return self._cache
+        if self._lazy is None or stamp != self._lazy_stamp:
+            lines = self.file.index_lines()
+            self._lazy = LazyRecords(lines, self._parse, Path(self.file.path))
+            self._lazy_stamp = stamp  # as before reading: a write meanwhile forces a reload
+        return self._lazy
 
     def upsert(self, records: Sequence[R]) -> None:
         """Store records, replacing those with the same id."""

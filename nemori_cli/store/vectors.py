@@ -42,6 +42,10 @@ class VectorIndex(Protocol):
         self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]: ...
 
+    def query_many(
+        self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[list[tuple[str, float]]]: ...
+
     def delete(self, kind: str, record_ids: Collection[str]) -> None: ...
 
     def record_ids(self, kind: str) -> set[str]: ...
@@ -217,6 +221,42 @@ class ChromaVectorIndex:
             want = min(total, want * 2)
 
     @_guarded
+    def query_many(
+        self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[list[tuple[str, float]]]:
+        """query() for many vectors in one call: one result list per row, as query() gives."""
+        import numpy as np
+
+        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(embeddings), -1)
+        if not len(vectors):
+            return []
+        coll = self._collection(kind)
+        total = coll.count()
+        if k <= 0 or total == 0:
+            return [[] for _ in range(len(vectors))]
+        want = min(total, max(k * 2, k + 8))
+        result = coll.query(
+            query_embeddings=vectors,
+            n_results=want,
+            where=_chroma_where(where),
+            include=["metadatas", "distances"],
+        )
+        out: list[list[tuple[str, float]]] = []
+        for row, (metas, dists) in enumerate(
+            zip(result["metadatas"], result["distances"], strict=True)
+        ):
+            best: dict[str, float] = {}
+            for meta, dist in zip(metas, dists, strict=True):
+                rid = str((meta or {}).get("record_id"))
+                if rid not in best:
+                    best[rid] = 1.0 - float(dist)
+            if len(best) >= k or len(metas) < want or want >= total:
+                out.append(list(best.items())[:k])
+            else:  # records with many documents crowded this one out: widen as query() does
+                out.append(self.query(kind, vectors[row], k, where))
+        return out
+
+    @_guarded
     def delete(self, kind: str, record_ids: Collection[str]) -> None:
         """Delete every document of these records."""
         ids = list(dict.fromkeys(record_ids))
@@ -237,6 +277,22 @@ class ChromaVectorIndex:
             page = coll.get(include=["metadatas"], limit=_PAGE, offset=offset)
             metas = page["metadatas"] or []
             out.update(str(m["record_id"]) for m in metas if m and "record_id" in m)
+            if len(page["ids"]) < _PAGE:
+                return out
+            offset += _PAGE
+
+    @_guarded
+    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Return every document of this kind as doc id -> (text, metadata), for checks."""
+        coll = self._collection(kind, check=False)
+        out: dict[str, tuple[str, dict[str, Any]]] = {}
+        offset = 0
+        while True:
+            page = coll.get(include=["documents", "metadatas"], limit=_PAGE, offset=offset)
+            docs = page["documents"] or [None] * len(page["ids"])
+            metas = page["metadatas"] or [None] * len(page["ids"])
+            for doc_id, doc, meta in zip(page["ids"], docs, metas, strict=True):
+                out[str(doc_id)] = (doc or "", dict(meta or {}))
             if len(page["ids"]) < _PAGE:
                 return out
             offset += _PAGE

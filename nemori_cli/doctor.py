@@ -1,0 +1,189 @@
+"""`nemori doctor`: check every user's files and indexes, and (with repair) fix what is wrong."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.doctor_files import (
+    FILES,
+    check_references,
+    file_problems,
+    read_file,
+    reference_problems,
+    repair_file,
+)
+from nemori_cli.models import Episode, Fact
+from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE
+
+if TYPE_CHECKING:
+    from nemori_cli.memory import Memory
+
+
+@dataclass
+class UserReport:
+    """What doctor found for one user (or "*" for the data dir as a whole)."""
+
+    user: str
+    problems: list[dict[str, str]] = field(default_factory=list)  # {"check", "detail"}
+    repaired: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, check: str, details: list[str]) -> None:
+        self.problems.extend({"check": check, "detail": d} for d in details)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "user": self.user,
+            "ok": not self.problems,
+            "problems": self.problems,
+            "repaired": self.repaired,
+            "notes": self.notes,
+        }
+
+
+def check_files(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
+    """JSON validity and unique ids of each JSONL file; with repair, rewrite the bad ones."""
+    folder = memory.repo(user).folder
+    for name in FILES:
+        parsed = read_file(folder, name)
+        found = file_problems(parsed)
+        if found and repair:
+            report.repaired.extend(repair_file(parsed, memory.settings.lock_timeout))
+            found = file_problems(read_file(folder, name))
+        report.add("files", found)
+
+
+def check_refs(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
+    """Facts whose source episodes (or superseding fact) are gone; with repair, fix them."""
+    repo = memory.repo(user)
+    refs = check_references(repo.episodes.all(), repo.facts.all())
+    if refs.any and repair:
+        with memory.writing(user) as w:
+            w.facts.delete(refs.orphans)
+            w.facts.upsert([*refs.trimmed, *refs.unsuperseded])
+        report.repaired.append(
+            f"deleted {len(refs.orphans)} orphan fact(s), dropped dangling references "
+            f"from {len(refs.trimmed) + len(refs.unsuperseded)} fact(s)"
+        )
+        refs = check_references(repo.episodes.all(), repo.facts.all())
+    report.add("references", reference_problems(refs))
+
+
+def check_indexes(
+    memory: Memory, user: str, report: UserReport, *, repair: bool, leftovers: list[Path]
+) -> None:
+    """Drift between the JSONL and each index; with repair, reindex what drifted."""
+    from nemori_cli.doctor_indexes import check_all, repair_drift
+
+    repo = memory.repo(user)
+    interrupted = bool(leftovers)
+    if interrupted:
+        report.notes.append("an earlier write was interrupted (the indexes are marked dirty)")
+    drifts = check_all(memory, user)
+    if repair and (interrupted or any(d.vectors_drift or d.lexical_drift for d in drifts)):
+        tables: dict[str, dict[str, Episode] | dict[str, Fact]] = {
+            "episode": repo.episodes.all(),
+            "fact": repo.facts.all(),
+        }
+        with memory.writing(user):
+            for d in drifts:
+                report.repaired.extend(
+                    repair_drift(memory, user, d, tables[d.kind], lexical=interrupted)
+                )
+        drifts = check_all(memory, user)
+    if repair and not any(d.vectors_drift or d.lexical_drift for d in drifts):
+        memory._clean(user)
+        for path in leftovers:
+            path.unlink(missing_ok=True)
+    for d in drifts:
+        report.add("indexes", d.problems())
+
+
+def check_pending(memory: Memory, user: str, report: UserReport) -> None:
+    """Note episodes whose facts are still to be extracted (not a fault: backfill does it)."""
+    waiting = sum(
+        1
+        for e in memory.repo(user).episodes.all().values()
+        if e.extraction.get("status") in ("pending", "failed")
+    )
+    if waiting:
+        report.notes.append(f"{waiting} episode(s) wait for fact extraction: run `nemori backfill`")
+
+
+def check_leftovers(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
+    """Temporary files and folders left by interrupted writes."""
+    found = list(memory.repo(user).folder.glob("*.tmp"))
+    bm25 = memory.data_dir / "bm25" / user
+    if bm25.is_dir():
+        for entry in bm25.iterdir():
+            live = entry.with_name(entry.name.removesuffix(".old"))
+            if ".tmp-" in entry.name or (entry.name.endswith(".old") and live.is_dir()):
+                found.append(entry)
+    if found and repair:
+        for path in found:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        report.repaired.append(f"removed {len(found)} leftover temporary file(s)")
+        return
+    if found:
+        report.add("leftovers", [f"{len(found)} leftover temporary file(s), e.g. {found[0]}"])
+
+
+def check_permissions(data_dir: Path, report: UserReport, *, repair: bool) -> None:
+    """Everything under the data dir must be private to the owner (0700 folders, 0600 files)."""
+    if not data_dir.exists():
+        return
+    loose: list[Path] = []
+    for folder, _dirs, files in os.walk(data_dir):
+        for path in [Path(folder), *(Path(folder) / f for f in files)]:
+            with contextlib.suppress(FileNotFoundError):
+                st = path.lstat()
+                if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o077:
+                    loose.append(path)
+    if loose and repair:
+        for path in loose:
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(path, DIR_MODE if path.is_dir() else FILE_MODE)
+        report.repaired.append(f"made {len(loose)} file(s) and folder(s) private to the owner")
+        return
+    if loose:
+        report.add(
+            "permissions",
+            [f"{len(loose)} file(s) or folder(s) readable by others, e.g. {loose[0]}"],
+        )
+
+
+def check_user(memory: Memory, user: str, *, repair: bool = False) -> UserReport:
+    """Run every check on one user, repairing as it goes when asked."""
+    report = UserReport(user)
+    repo = memory.repo(user)
+    with repo.files.lock:  # no ingest changes the files while we look
+        leftovers = memory.marker(user).leftovers()
+        if memory.marker(user).active():
+            report.notes.append("another nemori process is writing this user's store right now")
+        check_files(memory, user, report, repair=repair)
+        check_refs(memory, user, report, repair=repair)
+        check_leftovers(memory, user, report, repair=repair)
+        check_indexes(memory, user, report, repair=repair, leftovers=leftovers)
+        check_pending(memory, user, report)
+    return report
+
+
+def doctor(
+    memory: Memory, *, repair: bool = False, users: list[str] | None = None
+) -> list[UserReport]:
+    """Check (and with repair, fix) every user, then the data dir's permissions."""
+    reports = [check_user(memory, u, repair=repair) for u in (users or memory.users())]
+    overall = UserReport("*")
+    check_permissions(memory.data_dir, overall, repair=repair)
+    if overall.problems or overall.repaired:
+        reports.append(overall)
+    return reports

@@ -1,0 +1,172 @@
+"""Doctor checks of the indexes against the JSONL: ids missing, extra or stale in each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.models import KINDS, Episode, Fact, Kind
+
+if TYPE_CHECKING:
+    from nemori_cli.memory import Memory
+
+
+@dataclass
+class Drift:
+    """How one kind's indexes differ from the JSONL."""
+
+    kind: Kind
+    mismatch: str | None = None  # the vector index was built with another embedder
+    missing: set[str] = field(default_factory=set)  # in JSONL, not in Chroma
+    extra: set[str] = field(default_factory=set)  # in Chroma, not in JSONL
+    stale: set[str] = field(default_factory=set)  # in both, but Chroma holds other text
+    lexical_missing: set[str] = field(default_factory=set)
+    lexical_extra: set[str] = field(default_factory=set)
+    lexical_duplicates: int = 0
+
+    @property
+    def vectors_drift(self) -> bool:
+        return bool(self.mismatch or self.missing or self.extra or self.stale)
+
+    @property
+    def lexical_drift(self) -> bool:
+        return bool(self.lexical_missing or self.lexical_extra or self.lexical_duplicates)
+
+    def problems(self) -> list[str]:
+        """Describe the drift, one line per index."""
+        out = []
+        if self.mismatch:
+            out.append(f"{self.kind} vector index: {self.mismatch}")
+        elif self.missing or self.extra or self.stale:
+            out.append(
+                f"{self.kind} vector index (Chroma): {_ids('missing', self.missing)}, "
+                f"{_ids('extra', self.extra)}, {_ids('out of date', self.stale)}"
+            )
+        if self.lexical_drift:
+            out.append(
+                f"{self.kind} lexical index (bm25s): {_ids('missing', self.lexical_missing)}, "
+                f"{_ids('extra', self.lexical_extra)}, {self.lexical_duplicates} duplicate(s)"
+            )
+        return out
+
+
+def _ids(label: str, ids: set[str]) -> str:
+    if not ids:
+        return f"0 {label}"
+    return f"{len(ids)} {label} (e.g. {sorted(ids)[0]!r})"
+
+
+def _zero_embed(texts: Sequence[str]) -> Any:
+    import numpy as np
+
+    return np.zeros((len(texts), 1), dtype=np.float32)
+
+
+def _expected_docs(kind: Kind, records: Sequence[Episode | Fact]) -> dict[str, dict[str, str]]:
+    """record id -> {doc id: text} that a fresh index would hold (texts only, no embedding)."""
+    from nemori_cli.indexing import episode_docs
+
+    out: dict[str, dict[str, str]] = {r.id: {} for r in records}
+    if kind == "fact":
+        for r in records:
+            out[r.id][r.id] = r.content
+        return out
+    docs = episode_docs(records, _zero_embed)  # type: ignore[arg-type]
+    for doc_id, text, meta in zip(docs.ids, docs.documents, docs.metadatas, strict=True):
+        out[meta["record_id"]][doc_id] = text
+    return out
+
+
+def _fact_meta_ok(fact: Fact, meta: dict[str, Any]) -> bool:
+    return (
+        bool(meta.get("superseded")) == (fact.superseded_by is not None)
+        and meta.get("category") == fact.category
+    )
+
+
+def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) -> Drift:
+    """Compare one kind's Chroma documents and bm25s doc ids with the JSONL records."""
+    drift = Drift(kind)
+    vectors = memory.vectors(user)
+    built, dim = vectors.built_with(kind)
+    ours, our_dim = memory.embedder.model_id, int(memory.embedder.dim)
+    if built != ours or dim != our_dim:
+        drift.mismatch = f"built with {built} (dim {dim}) but nemori uses {ours} (dim {our_dim})"
+    actual: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
+    for doc_id, (text, meta) in vectors.documents(kind).items():
+        actual.setdefault(str(meta.get("record_id", doc_id)), {})[doc_id] = (text, meta)
+    expected = _expected_docs(kind, list(records.values()))
+    drift.missing = set(expected) - set(actual)
+    drift.extra = set(actual) - set(expected)
+    for rid in set(expected) & set(actual):
+        have = actual[rid]
+        texts_differ = {d: t for d, (t, _) in have.items()} != expected[rid]
+        if texts_differ or (kind == "fact" and not _fact_meta_ok(records[rid], have[rid][1])):
+            drift.stale.add(rid)
+    lex_ids = memory.lexical(kind, user).doc_ids()
+    drift.lexical_duplicates = len(lex_ids) - len(set(lex_ids))
+    drift.lexical_missing = set(records) - set(lex_ids)
+    drift.lexical_extra = set(lex_ids) - set(records)
+    return drift
+
+
+def repair_drift(
+    memory: Memory, user: str, drift: Drift, records: dict[str, Any], *, lexical: bool = False
+) -> list[str]:
+    """Bring one kind's indexes back in line with the JSONL, embedding only what is needed.
+
+    lexical=True rebuilds the lexical index even when its ids match: after a crash, a record's
+    text may have changed without its id changing.
+    """
+    from nemori_cli.indexing import episode_docs, fact_docs
+
+    done: list[str] = []
+    vectors = memory.vectors(user)
+    kind = drift.kind
+    if drift.vectors_drift:
+        if drift.mismatch:
+            vectors.reset(kind)
+            redo = set(records)
+        else:
+            vectors.delete(kind, drift.extra | drift.stale)
+            redo = drift.missing | drift.stale
+        todo = [r for rid, r in records.items() if rid in redo]
+        step = 256 if kind == "episode" else 1024
+        for start in range(0, len(todo), step):
+            chunk = todo[start : start + step]
+            if kind == "episode":
+                docs = episode_docs(chunk, memory.embedder.embed)
+            else:
+                docs = fact_docs(chunk, memory.embedder.embed([f.content for f in chunk]))
+            vectors.upsert(kind, docs.ids, docs.vectors, docs.documents, docs.metadatas)
+        removed = len(records) if drift.mismatch else len(drift.extra)
+        done.append(
+            f"{kind} vector index: indexed {len(todo)} record(s), removed {removed} stale one(s)"
+        )
+    if drift.lexical_drift or lexical:
+        memory._rebuild_lexical(kind, user)
+        done.append(f"{kind} lexical index: rebuilt from {len(records)} record(s)")
+    return done
+
+
+def check_all(memory: Memory, user: str) -> list[Drift]:
+    """Check both kinds' indexes of one user."""
+    repo = memory.repo(user)
+    tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+    return [check_drift(memory, user, kd, tables[kd]) for kd in KINDS]
+
+
+def repair_indexes(memory: Memory, user: str) -> list[str]:
+    """Bring every index of a user in line with the JSONL after an interrupted write."""
+    done: list[str] = []
+    repo = memory.repo(user)
+    with memory.writing(user):
+        leftovers = memory.marker(user).leftovers()
+        tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+        for drift in check_all(memory, user):
+            done.extend(repair_drift(memory, user, drift, tables[drift.kind], lexical=True))
+        memory._clean(user)
+        for path in leftovers:
+            path.unlink(missing_ok=True)
+    return done

@@ -1,0 +1,189 @@
+"""Offline episodes: ids, titles, dated narratives with speaker names, relative dates resolved."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nemori_cli.config import Settings
+from nemori_cli.models import Conversation, Message, stable_id
+from nemori_cli.pipeline.dates import annotate_dates, replace_dates
+from nemori_cli.pipeline.episodes import build_episode, trim_phrase
+from nemori_cli.pipeline.offline import OfflineExtractor
+
+MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+
+
+def msg(i: int, content: str, role: str = "user", name: str | None = None,
+        when: datetime | None = MAY8) -> Message:
+    ts = when + timedelta(minutes=i) if when else None
+    return Message(id=f"D1:{i}", role=role, content=content, name=name, timestamp=ts)
+
+
+def locomo_like() -> Conversation:
+    return Conversation(
+        id="session_1",
+        messages=(
+            msg(1, "Hey Mel! Good to see you! How have you been?", name="Caroline"),
+            msg(2, "Hey Caroline! I'm swamped with the kids & work. What's up with you?",
+                name="Melanie"),
+            msg(3, "I went to a LGBTQ support group yesterday and it was so powerful.",
+                name="Caroline"),
+            msg(4, "Wow, that's cool! We're going camping next month.", name="Melanie"),
+        ),
+    )
+
+
+def fake_embed(texts: Sequence[str]) -> np.ndarray:
+    return np.ones((len(texts), 4), dtype=np.float32) / 2
+
+
+def test_episode_id_is_deterministic_from_user_conversation_and_message_range() -> None:
+    c = locomo_like()
+    ep = build_episode("u1", c, c.messages)
+    assert ep.id == stable_id("ep", "u1", "session_1", "D1:1", "D1:4")
+    assert build_episode("u1", c, c.messages).id == ep.id
+    assert build_episode("u2", c, c.messages).id != ep.id
+
+
+def test_episode_keeps_sources_times_and_pending_extraction() -> None:
+    c = locomo_like()
+    ep = OfflineExtractor(Settings(data_dir=Path("x")), fake_embed).episode("u1", c, c.messages)
+    assert ep.message_ids == ("D1:1", "D1:2", "D1:3", "D1:4")
+    assert ep.messages == c.messages
+    assert ep.timestamp == MAY8 + timedelta(minutes=1)
+    assert ep.end_timestamp == MAY8 + timedelta(minutes=4)
+    assert ep.extraction == {"extractor": "offline", "status": "pending"}
+    assert ep.conversation_id == "session_1" and ep.user_id == "u1"
+
+
+def test_timestamp_falls_back_to_the_conversation_time() -> None:
+    start = datetime(2024, 1, 2, 10, 0, tzinfo=UTC)
+    c = Conversation(id="c", messages=(msg(1, "I like tea a lot.", when=None),), created_at=start)
+    ep = build_episode("u", c, c.messages)
+    assert ep.timestamp == start and ep.end_timestamp == start
+    assert "2 January 2024" in ep.content
+
+
+def test_narrative_names_speakers_and_gives_absolute_dates() -> None:
+    c = locomo_like()
+    text = build_episode("u", c, c.messages).content
+    assert text.startswith("On Monday, 8 May 2023 at 13:57, Caroline and Melanie talked.")
+    assert "Caroline: I went to a LGBTQ support group yesterday (7 May 2023)" in text
+    assert "Melanie: Wow, that's cool! We're going camping next month (June 2023)." in text
+
+
+def test_narrative_labels_roles_without_names_and_cuts_long_assistant_answers() -> None:
+    c = Conversation(
+        id="c",
+        title="Trip planning",
+        messages=(
+            msg(1, "Can you help me plan a hiking trip in the Alps for September?"),
+            msg(2, "word " * 500, role="assistant"),
+        ),
+    )
+    text = build_episode("u", c, c.messages).content
+    assert 'User and Assistant talked ("Trip planning")' in text
+    assert "\nUser: Can you help me plan" in text
+    assert "\nAssistant: word" in text and text.endswith("[…]")
+    assert len(text.split()) < 200
+
+
+def test_narrative_marks_a_new_day_inside_an_episode() -> None:
+    late = datetime(2024, 3, 1, 23, 50, tzinfo=UTC)
+    messages = (msg(0, "still up", when=late), msg(20, "morning", when=late))
+    c = Conversation(id="c", messages=messages)
+    text = build_episode("u", c, c.messages).content
+    assert "[Saturday, 2 March 2024]\nUser: morning" in text
+
+
+def test_title_is_a_short_third_person_phrase_from_a_statement() -> None:
+    c = locomo_like()
+    title = build_episode("u", c, c.messages).title
+    assert title == "Caroline went to a LGBTQ support group on 7 May 2023"
+
+
+def test_title_from_a_request_in_an_assistant_chat() -> None:
+    c = Conversation(
+        id="c",
+        messages=(
+            msg(1, "Hi! Can you help me plan a hiking trip in the Alps for September?"),
+            msg(2, "Sure, here are some routes.", role="assistant"),
+        ),
+    )
+    assert build_episode("u", c, c.messages).title == "Plan a hiking trip in the Alps for September"
+
+
+def test_title_uses_the_conversation_title() -> None:
+    messages = (
+        msg(1, "I usually hike in the Alps every September with my sister."),
+        msg(2, "That sounds lovely.", role="assistant"),
+        msg(3, "Thanks!"),
+    )
+    c = Conversation(id="c", title="Alps trip", messages=messages)
+    assert build_episode("u", c, messages).title == "Alps trip"  # the whole conversation
+    part = build_episode("u", c, messages[:2]).title
+    assert part.startswith("Alps trip: The user usually hikes in the Alps every September")
+
+
+def test_title_falls_back_to_the_date_when_nothing_is_said() -> None:
+    c = Conversation(id="c", messages=(msg(1, "ok"), msg(2, "hi", role="assistant")))
+    assert build_episode("u", c, c.messages).title == "Conversation on 8 May 2023"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went hiking in the Alps with my sister and it was great fun overall",
+         "I went hiking in the Alps with my sister"),
+        ("one two three four five six seven eight nine ten eleven twelve",
+         "One two three four five six seven eight nine ten"),
+        ("We are thinking about the trip to the", "We are thinking about the trip"),
+    ],
+)
+def test_trim_phrase(text: str, expected: str) -> None:
+    assert trim_phrase(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "annotated", "replaced"),
+    [
+        ("I went there yesterday.", "I went there yesterday (7 May 2023).",
+         "I went there on 7 May 2023."),
+        ("Yesterday I ran.", "Yesterday (7 May 2023) I ran.", "On 7 May 2023 I ran."),
+        ("We met last week.", "We met last week (the week before 8 May 2023).",
+         "We met in the week before 8 May 2023."),
+        ("I ran last Saturday.", "I ran last Saturday (the Saturday before 8 May 2023).",
+         "I ran on the Saturday before 8 May 2023."),
+        ("I moved two days ago.", "I moved two days ago (6 May 2023).", "I moved on 6 May 2023."),
+        ("We'll go next month.", "We'll go next month (June 2023).", "We'll go in June 2023."),
+        ("I started last year.", "I started last year (2022).", "I started in 2022."),
+        ("Since last year I paint.", "Since last year (2022) I paint.", "Since 2022 I paint."),
+        ("I saw her a few days ago.", "I saw her a few days ago (a few days before 8 May 2023).",
+         "I saw her a few days before 8 May 2023."),
+        ("I'll call tomorrow.", "I'll call tomorrow (9 May 2023).", "I'll call on 9 May 2023."),
+        ("It was three weeks ago.", "It was three weeks ago (three weeks before 8 May 2023).",
+         "It was three weeks before 8 May 2023."),
+        ("I met him 2 years ago.", "I met him 2 years ago (2021).", "I met him in 2021."),
+        ("Last summer was hot.", "Last summer (summer 2022) was hot.", "Summer 2022 was hot."),
+        ("this year's trip", "this year's (2023) trip", "2023's trip"),
+        ("I painted it last month.", "I painted it last month (April 2023).",
+         "I painted it in April 2023."),
+        ("No dates here.", "No dates here.", "No dates here."),
+    ],
+)
+def test_relative_dates(text: str, annotated: str, replaced: str) -> None:
+    assert annotate_dates(text, MAY8) == annotated
+    assert replace_dates(text, MAY8) == replaced
+
+
+def test_relative_dates_need_a_reference_time() -> None:
+    assert annotate_dates("I went yesterday.", None) == "I went yesterday."
+
+
+def test_last_month_in_january_is_december_of_the_year_before() -> None:
+    assert replace_dates("I moved last month.", date(2026, 1, 15)) == "I moved in December 2025."

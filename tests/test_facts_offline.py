@@ -1,0 +1,305 @@
+"""Offline facts: which sentences qualify, third-person rewriting, categories, dedup, supersede."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nemori_cli.config import Settings
+from nemori_cli.embed import LocalEmbedder
+from nemori_cli.importers.source import open_source
+from nemori_cli.models import Conversation, Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.pipeline.base import Usage
+from nemori_cli.pipeline.facts import fact_id, fold_duplicates, normalise, statements
+from nemori_cli.pipeline.offline import OfflineExtractor
+from nemori_cli.pipeline.rewrite import split_sentences, to_third_person
+
+SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
+
+MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def said(content: str, name: str | None = None, role: str = "user") -> list[str]:
+    """The fact texts one message yields."""
+    message = Message(id="m1", role=role, content=content, name=name, timestamp=MAY8)
+    return [s.content for s in statements(message)]
+
+
+def episode_of(*messages: Message, user: str = "u1") -> Episode:
+    return Episode(
+        id="ep1", user_id=user, conversation_id="c1", title="t", content="", timestamp=MAY8,
+        message_ids=tuple(m.id for m in messages), messages=messages, created_at=utcnow(),
+        extraction={"extractor": "offline", "status": "pending"},
+    )
+
+
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(Settings(data_dir=Path("unused")), lambda t: np.zeros((len(t), 4)))
+
+
+@pytest.fixture(scope="module")
+def local() -> LocalEmbedder:
+    return LocalEmbedder()
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        ("I usually go hiking in the Alps in September.", None,
+         "The user usually goes hiking in the Alps in September."),
+        ("My sister lives in Lyon with her two kids.", None,
+         "The user's sister lives in Lyon with her two kids."),
+        ("I'm allergic to peanuts.", None, "The user is allergic to peanuts."),
+        ("I'm allergic to peanuts.", "Caroline", "Caroline is allergic to peanuts."),
+        ("I've been to Japan twice and I have a dog named Max.", "Jon",
+         "Jon has been to Japan twice and Jon has a dog named Max."),
+        ("I don't eat meat or fish anymore.", "Jon", "Jon doesn't eat meat or fish anymore."),
+        ("I was so tired after the marathon that I slept all day.", "Jon",
+         "Jon was so tired after the marathon that Jon slept all day."),
+        ("My parents gave me this guitar when I turned sixteen.", "Jon",
+         "Jon's parents gave Jon this guitar when Jon turned sixteen."),
+        ("I taught myself to paint with watercolours.", "Jon",
+         "Jon taught themself to paint with watercolours."),
+        ("I really love painting landscapes by the lake.", "Mel",
+         "Mel really loves painting landscapes by the lake."),
+        ("I try to study Portuguese every day.", "Mel", "Mel tries to study Portuguese every day."),
+        ("I watch football with my brother on Sundays.", "Mel",
+         "Mel watches football with Mel's brother on Sundays."),
+        ("I need a new pair of hiking boots for the trip.", "Mel",
+         "Mel needs a new pair of hiking boots for the trip."),
+        ("I'll start my new job at Kontor in November.", "Mel",
+         "Mel will start Mel's new job at Kontor in November."),
+        ("I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline",
+         "Caroline went to a LGBTQ support group on 7 May 2023 and it was so powerful."),
+        ("Last week I finally finished my first marathon in Berlin.", "Jon",
+         "In the week before 8 May 2023 Jon finally finished Jon's first marathon in Berlin."),
+        ("Took a short trip to Rome last month to clear my mind.", "Jon",
+         "Jon took a short trip to Rome in April 2023 to clear Jon's mind."),
+        ("Hey Mel! Yeah, I started a pottery class at the community center.", "Caroline",
+         "Caroline started a pottery class at the community center."),
+    ],
+)
+def test_first_person_statements_are_rewritten_about_the_speaker(
+    content: str, name: str | None, expected: str
+) -> None:
+    assert said(content, name) == [expected]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Do you think I should go hiking in the Alps this September?",
+        "Hey Caroline! Good to see you!",
+        "Thanks so much, that really helps me a lot!",
+        "I'm so happy for you, that sounds amazing!",
+        "I totally agree with what you said about the trip.",
+        "That painting looks great, where did you buy it?",
+        "Let's meet for coffee next week at the usual place.",
+        "Can I bring my dog to the hut on the trail?",
+        "Here's a photo I took of the beach at sunset.",
+        "The weather in the mountains was lovely all week.",  # not about the speaker
+        "I'm fine.",  # too little to say
+    ],
+)
+def test_questions_greetings_thanks_and_chatter_make_no_facts(content: str) -> None:
+    assert said(content, "Jon") == []
+
+
+@pytest.mark.parametrize("role", ["assistant", "system", "tool", "Assistant"])
+def test_non_human_roles_make_no_facts(role: str) -> None:
+    assert said("I usually go hiking in the Alps every September.", role=role) == []
+
+
+def test_speaker_roles_other_than_user_are_people() -> None:
+    assert said("I have lived in Lisbon for three years now.", "Ana", role="friend") == [
+        "Ana has lived in Lisbon for three years now."
+    ]
+
+
+def test_at_most_two_facts_per_message_and_the_strongest_win() -> None:
+    content = (
+        "I'm vegetarian and I'm allergic to peanuts. I usually go hiking in September. "
+        "I had a sandwich. I live in Berlin with my partner Jonas."
+    )
+    facts = said(content)
+    assert len(facts) == 2
+    assert "The user had a sandwich." not in facts
+
+
+@pytest.mark.parametrize(
+    ("content", "category"),
+    [
+        ("I'm allergic to peanuts and shellfish.", "user_profile"),
+        ("I live in Berlin with my partner Jonas.", "user_profile"),
+        ("I work as a nurse at the city hospital.", "user_profile"),
+        ("I love spicy food, especially Sichuan dishes.", "user_profile"),
+        ("My sister and her husband moved to Lyon.", "user_profile"),
+        ("I went to a pottery workshop with my colleagues.", "experience"),
+        ("I visited the Louvre on my trip to Paris.", "experience"),
+        ("I learned Python and Go on my own over two years.", "knowledge"),
+        ("I realized that consistency matters more than intensity.", "knowledge"),
+    ],
+)
+def test_categories(content: str, category: str) -> None:
+    message = Message(id="m1", role="user", content=content, timestamp=MAY8)
+    assert [s.category for s in statements(message)] == [category]
+
+
+def test_extract_builds_traceable_deterministic_facts() -> None:
+    m1 = Message(id="m1", role="user", content="I'm allergic to peanuts.", name="Ana",
+                 timestamp=MAY8)
+    m2 = Message(id="m2", role="assistant", content="I will remember that you are allergic.",
+                 timestamp=MAY8 + timedelta(minutes=1))
+    m3 = Message(id="m3", role="user", content="Again: I'm allergic to peanuts!", name="Ana",
+                 timestamp=MAY8 + timedelta(minutes=2))
+    result = extractor().extract(episode_of(m1, m2, m3), [])
+    assert result.episode.extraction == {"extractor": "offline", "status": "done"}
+    assert result.usage == Usage()
+    assert result.superseded == {}
+    (fact,) = result.facts  # the repeat folds into the same fact
+    assert fact.content == "Ana is allergic to peanuts."
+    assert fact.id == stable_id("fact", "u1", "ana is allergic to peanuts")
+    assert fact.id == fact_id("u1", "Ana is allergic to peanuts!")
+    assert fact.source_episode_ids == ("ep1",)
+    assert fact.source_message_ids == ("m1", "m3")
+    assert fact.category == "user_profile"
+    assert fact.subject == "Ana"
+    assert fact.valid_from == MAY8
+    assert fact.extractor == "offline"
+    assert 0 < fact.confidence <= 1
+    again = extractor().extract(episode_of(m1, m2, m3), [])
+    assert [f.id for f in again.facts] == [fact.id]
+
+
+def test_normalise_ignores_case_spacing_and_punctuation() -> None:
+    assert normalise("  The user's  dog is NAMED Max!! ") == "the user's dog is named max"
+
+
+def test_split_sentences_keeps_abbreviations_and_splits_lines() -> None:
+    text = "I met Dr. Smith today! He is nice.\nNew line here? Yes."
+    assert split_sentences(text) == [
+        "I met Dr. Smith today!", "He is nice.", "New line here?", "Yes."
+    ]
+
+
+def test_rewrite_without_a_name_uses_the_user() -> None:
+    assert to_third_person("my dog and I love long walks", None) == (
+        "The user's dog and the user love long walks"
+    )
+    assert to_third_person("that bike is mine, I bought it myself", None) == (
+        "That bike is the user's, the user bought it themself"
+    )
+
+
+# --- fold_duplicates -------------------------------------------------------------------
+
+
+def fact(content: str, *, message: str, episode: str = "ep1") -> Fact:
+    return Fact(
+        id=fact_id("u1", content), user_id="u1", content=content, category="user_profile",
+        source_episode_ids=(episode,), source_message_ids=(message,), confidence=0.7,
+        created_at=utcnow(), valid_from=MAY8, extractor="offline", subject=None,
+    )
+
+
+def test_fold_duplicates_against_stored_and_within_the_batch(local: LocalEmbedder) -> None:
+    stored = [fact("The user is allergic to peanuts.", message="old1", episode="ep0")]
+    stored_vecs = local.embed([f.content for f in stored])
+    candidates = [
+        fact("The user lives in Berlin with their partner.", message="m1"),
+        fact("The user is allergic to peanuts!", message="m2"),
+        fact("The user lives in Berlin with their partner!", message="m3", episode="ep2"),
+        fact("The user plays the violin in an orchestra.", message="m4"),
+    ]
+    vectors = local.embed([f.content for f in candidates])
+
+    def nearest(vecs: np.ndarray) -> list[tuple[str, float] | None]:
+        sims = vecs @ stored_vecs.T
+        return [(stored[int(row.argmax())].id, float(row.max())) for row in sims]
+
+    new, merged, keep = fold_duplicates(candidates, vectors, nearest, 0.92)
+    assert [f.content for f in new] == [
+        "The user lives in Berlin with their partner.",
+        "The user plays the violin in an orchestra.",
+    ]
+    assert new[0].source_message_ids == ("m1", "m3")
+    assert new[0].source_episode_ids == ("ep1", "ep2")
+    assert keep == [0, 3]
+    assert [(sid, f.source_message_ids) for sid, f in merged] == [(stored[0].id, ("m2",))]
+
+
+def test_fold_duplicates_follows_an_earlier_candidate_into_the_stored_fact() -> None:
+    vectors = np.array([[1, 0], [0.95, 0.31225], [0, 1]], dtype=np.float32)
+    candidates = [fact(f"fact {i}", message=f"m{i}") for i in range(3)]
+
+    def nearest(vecs: np.ndarray) -> list[tuple[str, float] | None]:
+        return [("stored", 0.95), ("stored", 0.85), None]
+
+    new, merged, keep = fold_duplicates(candidates, vectors, nearest, 0.92)
+    assert [f.content for f in new] == ["fact 2"] and keep == [2]
+    ((sid, folded),) = merged
+    assert sid == "stored" and folded.source_message_ids == ("m0", "m1")
+
+
+def test_fold_duplicates_with_nothing_stored_or_nothing_new() -> None:
+    none: list[tuple[str, float] | None] = []
+    assert fold_duplicates([], np.zeros((0, 4)), lambda v: none, 0.9) == ([], [], [])
+    one = [fact("The user likes tea.", message="m1")]
+    assert fold_duplicates(one, np.ones((1, 2)) / 2**0.5, lambda v: [None], 0.9) == (
+        one, [], [0]
+    )
+
+
+# --- facts that change -----------------------------------------------------------------
+
+
+def test_a_move_supersedes_the_old_residence() -> None:
+    old = replace(fact("The user lives in Berlin, so the user flies from there.", message="a"),
+                  valid_from=MAY8 - timedelta(days=300))
+    job = fact("The user works at Kontor as a backend engineer.", message="b")
+    m = Message(id="m9", role="user", content="I moved from Berlin to Lisbon last month.",
+                timestamp=MAY8)
+    result = extractor().extract(episode_of(m), [old, job])
+    (new,) = result.facts
+    assert new.content == "The user moved from Berlin to Lisbon in April 2023."
+    assert result.superseded == {old.id: new.id}
+
+
+def test_plans_to_move_do_not_supersede() -> None:
+    old = fact("The user lives in Berlin.", message="a")
+    m = Message(id="m9", role="user", content="I'm thinking about moving to Lisbon next year.",
+                timestamp=MAY8)
+    assert extractor().extract(episode_of(m), [old]).superseded == {}
+
+
+# --- the sample chats ------------------------------------------------------------------
+
+
+def sample_facts() -> list[tuple[Conversation, list[Fact]]]:
+    ex = extractor()
+    out = []
+    for path in sorted(SAMPLE_CHATS.iterdir()):
+        for conv in open_source(str(path)).conversations():
+            facts = [
+                f for seg in ex.segment(conv)
+                for f in ex.extract(ex.episode("me", conv, seg), []).facts
+            ]
+            out.append((conv, facts))
+    return out
+
+
+def test_sample_chats_give_the_facts_a_user_would_expect() -> None:
+    results = sample_facts()
+    assert 4 <= len(results) <= 6
+    texts = [f.content for _, facts in results for f in facts]
+    assert any("hiking in the Alps every September" in t for t in texts)
+    assert any("allergic to peanuts" in t for t in texts)
+    assert any("moved from Berlin to Lisbon" in t for t in texts)
+    assert all("the user" in t.lower() for t in texts), texts  # no names in these chats
+    assert all(len(facts) >= 1 for _, facts in results)
+    dated = [c.messages[0].timestamp for c, _ in results]
+    assert all(dated) and max(dated) - min(dated) > timedelta(days=180)  # type: ignore[operator]
