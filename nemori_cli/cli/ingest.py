@@ -81,7 +81,7 @@ def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_
                 r.get("format", "-"),
                 r.get("conversations", "-"),
                 r.get("messages", "-"),
-                f"{r.get('first') or '?'} .. {r.get('last') or '?'}" if "error" not in r else "",
+                _date_range(r) if "error" not in r else "",
                 r.get("error") or len(r.get("skipped", [])),
             )
             for r in reports
@@ -98,3 +98,8 @@ def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_
                 )
     if any("error" in r for r in reports):
         raise typer.Exit(1)
+
+
+def _date_range(report: dict[str, Any]) -> str:
+    first, last = (str(report.get(k) or "?")[:10] for k in ("first", "last"))
+    return first if first == last else f"{first} .. {last}"
