@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -12,7 +13,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-out = Console(highlight=False, soft_wrap=False)
+# Piped output is read by people too (less, files): give tables room instead of 80 columns.
+_PIPE_WIDTH = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
+out = Console(highlight=False, soft_wrap=False, width=_PIPE_WIDTH)
 err = Console(stderr=True, highlight=False)
 
 
