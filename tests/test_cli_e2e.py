@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nemori_cli.cli.app import main
+
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
 

@@ -34,14 +34,14 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     data_dir: Annotated[
-        Path | None, typer.Option("--data-dir", help="Data dir [env NEMORI_DATA_DIR].")
+        Path | None, typer.Option("--data-dir", help="Data dir (env NEMORI_DATA_DIR).")
     ] = None,
     user: Annotated[
-        str | None, typer.Option("--user", "-u", help="User id [env NEMORI_USER].")
+        str | None, typer.Option("--user", "-u", help="User id (env NEMORI_USER).")
     ] = None,
     llm: Annotated[
         str | None,
-        typer.Option("--llm", help="litellm model for extraction [env NEMORI_LLM_MODEL]."),
+        typer.Option("--llm", help="litellm model for extraction (env NEMORI_LLM_MODEL)."),
     ] = None,
     llm_base_url: Annotated[
         str | None, typer.Option("--llm-base-url", help="OpenAI-compatible base URL.")
