@@ -1,10 +1,12 @@
 """Import a generated ~200 MB ChatGPT export and print wall time and peak memory.
 
-    python bench/import_large.py [--mb 200] [--whole]
+    python bench/import_large.py [--mb 200] [--whole] [--ingest]
 
 The export is written to a temp dir, then read in a fresh child process (so the generator's
 memory does not count): open_source(...).conversations() over every conversation, nothing
 stored. --whole parses the file in one piece instead of one conversation at a time, to compare.
+--ingest also runs the real `nemori ingest --no-facts` on it into a temp data dir (segmentation,
+embedding, storage and indexing) and reports its wall time and peak RSS.
 """
 
 from __future__ import annotations
@@ -127,6 +129,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=200, help="size of the generated export")
     parser.add_argument("--whole", action="store_true", help="parse the file in one piece")
+    parser.add_argument("--ingest", action="store_true", help="also run nemori ingest --no-facts")
     parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -144,6 +147,22 @@ def main() -> None:
         print(f"{result['mode']}: {result['conversations']} conversations, "
               f"{result['messages']} messages in {result['seconds']} s "
               f"(open {result['open_seconds']} s), peak RSS {result['peak_rss_mb']} MB")
+        if args.ingest:
+            ingest(path, os.path.join(tmp, "data"))
+
+
+def ingest(path: str, data_dir: str) -> None:
+    """Run `nemori ingest --no-facts` as a child process; print wall time and peak RSS."""
+    cmd = [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", data_dir, "ingest",
+           "--no-facts", "--json", path]
+    began = time.perf_counter()
+    proc = subprocess.run(cmd, check=True, capture_output=True)
+    seconds = time.perf_counter() - began
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    summary = json.loads(proc.stdout)
+    print(f"nemori ingest --no-facts: {summary['conversations']} conversations, "
+          f"{summary['messages']} messages, {summary['episodes']} episodes in {seconds:.0f} s "
+          f"({summary['messages'] / seconds:.0f} messages/s), peak RSS {peak_mb:.0f} MB")
 
 
 if __name__ == "__main__":
