@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, Fact
+from nemori_cli.pipeline.segment import embed_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,9 +35,6 @@ def lexical_text(record: Episode | Fact) -> str:
     return record.content
 
 
-def message_text(content: str) -> str:
-    """The text a message is embedded as (shared with segmentation, so it is embedded once)."""
-    return content.strip()
 
 
 def episode_metadata(ep: Episode) -> dict[str, Any]:
@@ -81,7 +79,8 @@ def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
         metas.append(meta)
         whole_texts.append(whole)
         windows.append([])
-        texts = [message_text(m.content) for m in ep.messages if m.content.strip()]
+        # the text segmentation embeds a message as, so each is embedded once per run
+        texts = [t for t in (embed_text(m) for m in ep.messages) if t]
         for n, start in enumerate(range(0, len(texts), WINDOW_MESSAGES), start=1):
             chunk = texts[start : start + WINDOW_MESSAGES]
             ids.append(f"{ep.id}#{n}")

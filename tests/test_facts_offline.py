@@ -261,9 +261,10 @@ def test_a_move_supersedes_the_old_residence() -> None:
     old = replace(fact("The user lives in Berlin, so the user flies from there.", message="a"),
                   valid_from=MAY8 - timedelta(days=300))
     job = fact("The user works at Kontor as a backend engineer.", message="b")
+    sister = fact("The user's sister Anna lives in Lyon.", message="c")
     m = Message(id="m9", role="user", content="I moved from Berlin to Lisbon last month.",
                 timestamp=MAY8)
-    result = extractor().extract(episode_of(m), [old, job])
+    result = extractor().extract(episode_of(m), [old, job, sister])
     (new,) = result.facts
     assert new.content == "The user moved from Berlin to Lisbon in April 2023."
     assert result.superseded == {old.id: new.id}

@@ -192,3 +192,45 @@ def test_segments_cover_every_message_once_in_order(
     for a, b in spans:
         if max_len >= 8 and (a, b) not in blocks:
             assert b - a >= 4
+
+# Two people chatting: each topic comes back to the same words, as real chats do.
+TRAIL = [
+    "We finally did the ridge trail hike on Saturday, the mountain views were unreal.",
+    "That ridge trail is tough! How long did the hike take you to the summit?",
+    "About five hours up the mountain trail, my legs still hurt from the hike.",
+    "Next time take the lake trail down, it is easier on the legs after a long hike.",
+    "Good tip, the lake trail sounds nicer. Want to hike the mountain together in June?",
+    "Yes! A June hike on the mountain trail with you would be great.",
+]
+GARDEN = [
+    "By the way, my tomato plants in the garden finally have flowers.",
+    "Nice, tomato flowers already? What garden soil do you use for the plants?",
+    "Just compost from our garden bin, the tomato plants love it.",
+    "I should start compost for my garden too, my plants look sad.",
+    "Compost really helps the plants. I can bring you tomato seedlings for your garden.",
+    "Please do! Tomato seedlings would make my garden so happy.",
+]
+
+
+def people(texts: Sequence[str]) -> Conversation:
+    msgs = tuple(
+        Message(id=f"p{i}", role="user", name=("Ana", "Ben")[i % 2], content=t,
+                timestamp=T0 + timedelta(minutes=i))
+        for i, t in enumerate(texts)
+    )
+    return Conversation(id="c2", messages=msgs)
+
+
+def test_chats_between_people_use_word_overlap_without_embedding() -> None:
+    def failing(texts: Sequence[str]) -> np.ndarray:
+        raise AssertionError("a chat between people should not be embedded")
+
+    assert sizes(extractor(failing).segment(people(TRAIL + GARDEN))) == [6, 6]
+    assert sizes(extractor(failing).segment(people(TRAIL + TRAIL[:4]))) == [10]
+
+
+def test_topic_signal_can_be_forced(local: LocalEmbedder) -> None:
+    forced = OfflineExtractor(Settings(data_dir=Path("x")), local.embed, topic_signal="embedding")
+    assert sizes(forced.segment(people(HIKING + PYTHON))) == [6, 6]
+    with pytest.raises(ValueError, match="topic_signal"):
+        OfflineExtractor(Settings(data_dir=Path("x")), local.embed, topic_signal="magic")

@@ -91,17 +91,18 @@ def _salient_order(messages: Sequence[Message], vectors: np.ndarray | None) -> l
     if any(not is_human(m) for m in messages):
         return humans  # in a chat with an assistant, the user's opening states the topic
     names = frozenset(p.lower() for m in messages if m.name for p in m.name.split())
-    index = {m.id: i for i, m in enumerate(messages)}
-    centroid = None
+    typical: dict[str, float] = {}  # closeness to the episode's centroid
     if vectors is not None and len(humans) > 2:
+        index = {m.id: i for i, m in enumerate(messages)}
         total = vectors.sum(axis=0)
         norm = float((total @ total) ** 0.5)
-        centroid = total / norm if norm else None
+        if norm:
+            typical = {m.id: float(vectors[index[m.id]] @ total) / norm for m in humans}
 
     def score(m: Message) -> float:
-        typical = float(vectors[index[m.id]] @ centroid) if centroid is not None else 0.0
         found = statements(m, names)
-        return typical + (1.0 + 0.15 * max(st.salience for st in found) if found else 0.0)
+        bonus = 1.0 + 0.15 * max(st.salience for st in found) if found else 0.0
+        return typical.get(m.id, 0.0) + bonus
 
     return sorted(humans, key=lambda m: -score(m))
 

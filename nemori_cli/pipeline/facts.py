@@ -227,12 +227,13 @@ def fold_duplicates(
     merged: dict[str, Fact] = {}
     for i, fact in enumerate(candidates):
         best = stored[i]
+        earlier = _best_earlier(vectors, i)
         if best is not None and best[1] >= threshold:
             where: tuple[str, int | str] = ("old", best[0])
+        elif earlier is not None and float(vectors[i] @ vectors[earlier]) >= threshold:
+            where = target[earlier]  # follow the duplicate it repeats, stored or new
         else:
-            earlier = _best_earlier(vectors, i)
-            where = target[earlier] if earlier is not None and _cos(vectors, i, earlier) >= \
-                threshold else ("new", len(kept))
+            where = ("new", len(kept))
         target.append(where)
         kind, key = where
         if kind == "old":
@@ -251,10 +252,6 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
     if i == 0:
         return None
     return int((vectors[:i] @ vectors[i]).argmax())
-
-
-def _cos(vectors: np.ndarray, i: int, j: int) -> float:
-    return float(vectors[i] @ vectors[j])
 
 
 # Single-valued attributes: a newer statement replaces an older one with another value.
@@ -277,10 +274,18 @@ _NOT_YET = re.compile(
 
 def attribute(fact: Fact) -> tuple[str, str] | None:
     """The single-valued attribute (residence, employer) a fact sets now, with its value."""
+    subject = re.compile(
+        rf"\b{re.escape(fact.subject or 'the user')}(?: (?:now|still|also|currently|recently"
+        r"|just|finally|has|had|is))*\s*$",
+        re.IGNORECASE,
+    )
     for name, patterns in _ATTRIBUTES.items():
         for pattern in patterns:
             m = pattern.search(fact.content)
-            if m and not _NOT_YET.search(fact.content[max(0, m.start() - 30) : m.start()]):
+            # about the speaker ("the user lives", not "the user's sister lives"), and done
+            if m and subject.search(fact.content[: m.start()]) and not _NOT_YET.search(
+                fact.content[max(0, m.start() - 30) : m.start()]
+            ):
                 return name, m["value"].lower()
     return None
 

@@ -1,4 +1,4 @@
-"""The offline extractor: embedding-based segmentation and heuristic episodes and facts."""
+"""The offline extractor: topic segmentation, extractive episodes and heuristic facts."""
 
 from __future__ import annotations
 
@@ -10,13 +10,23 @@ from nemori_cli.config import Settings
 from nemori_cli.models import Conversation, Episode, Fact, Message
 from nemori_cli.pipeline.base import Extraction, Usage
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.pipeline.facts import episode_facts, superseded_by
-from nemori_cli.pipeline.segment import embed_text, needs_vectors, segment_spans
+from nemori_cli.pipeline.facts import episode_facts, is_human, superseded_by
+from nemori_cli.pipeline.segment import (
+    LEXICAL_DEPTH_SCALE,
+    embed_text,
+    lexical_vectors,
+    needs_vectors,
+    segment_spans,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
+# "auto": embeddings for chats with an assistant (substantive turns, where they separate topics
+# far better than words), word overlap for chats between people (free, and on LoCoMo it finds
+# session boundaries better than MiniLM does: chit-chat embeds alike whatever the topic).
+TOPIC_SIGNALS = ("auto", "embedding", "lexical")
 
 
 class OfflineExtractor:
@@ -24,9 +34,12 @@ class OfflineExtractor:
 
     name = "offline"
 
-    def __init__(self, settings: Settings, embed: Embed) -> None:
+    def __init__(self, settings: Settings, embed: Embed, topic_signal: str = "auto") -> None:
+        if topic_signal not in TOPIC_SIGNALS:
+            raise ValueError(f"topic_signal must be one of {', '.join(TOPIC_SIGNALS)}")
         self.settings = settings
         self.embed = embed
+        self.topic_signal = topic_signal
         self._lock = threading.Lock()
         # message vectors of the conversation segmented last, reused to pick episode titles
         self._vectors: dict[str, np.ndarray] = {}
@@ -44,13 +57,21 @@ class OfflineExtractor:
             out[filled] = vecs
         return out
 
+    def _lexical(self, messages: Sequence[Message]) -> bool:
+        if self.topic_signal != "auto":
+            return self.topic_signal == "lexical"
+        return all(is_human(m) for m in messages)
+
     def segment(self, conversation: Conversation) -> list[tuple[Message, ...]]:
         """Split a conversation into contiguous episodes covering every message once."""
         messages = conversation.messages
         s = self.settings
-        vectors = None
+        vectors, scale = None, 1.0
         if needs_vectors(messages, s.gap_minutes, s.max_episode_messages):
-            vectors = self.message_vectors(messages)
+            if self._lexical(messages):
+                vectors, scale = lexical_vectors(messages), LEXICAL_DEPTH_SCALE
+            else:
+                vectors = self.message_vectors(messages)
         with self._lock:
             self._vectors = {} if vectors is None else {
                 m.id: vectors[i] for i, m in enumerate(messages) if vectors.shape[1]
@@ -61,6 +82,7 @@ class OfflineExtractor:
             gap_minutes=s.gap_minutes,
             max_messages=s.max_episode_messages,
             shift_threshold=s.topic_shift_threshold,
+            depth_scale=scale,
         )
         return [tuple(messages[a:b]) for a, b in spans]
 

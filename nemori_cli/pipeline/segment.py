@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
+import zlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Message
+from nemori_cli.pipeline.rewrite import word_set
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,6 +25,44 @@ Span = tuple[int, int]  # half-open [start, end) message indexes
 def embed_text(message: Message) -> str:
     """The text of a message that stands for it in the topic signal."""
     return " ".join(message.content.split())[:EMBED_CHARS]
+
+
+_TOKEN = re.compile(r"[a-z][a-z0-9]{2,}")
+_STOP = word_set(
+    "the and for are but not you your all any can had her was one our out has have him his how "
+    "its let may new now old see way who did get got use she they them then than that this "
+    "with from what when where which while will would could should there their about just "
+    "like really very some more been were into also only over such even most much well yes "
+    "yeah okay sure thanks thank great good nice cool awesome amazing love know think going "
+    "want make sounds glad happy"
+)
+
+
+# Tf-idf cosines are sparser than embedding cosines, so their dips are smaller: on LoCoMo the
+# 90th/95th percentiles of dips inside sessions are 0.12/0.15 lexical vs 0.19/0.26 embedded.
+LEXICAL_DEPTH_SCALE = 1.6
+LEXICAL_DIMS = 1024
+
+
+def lexical_vectors(messages: Sequence[Message], dims: int = LEXICAL_DIMS) -> np.ndarray:
+    """Tf-idf rows over the conversation's own words (crudely stemmed): a free topic signal.
+
+    Words are hashed into a fixed number of columns, so a long chat stays small in memory.
+    """
+    import numpy as np
+
+    bags = [
+        Counter(w[:6] for w in _TOKEN.findall(m.content.lower()) if w not in _STOP)
+        for m in messages
+    ]
+    df = Counter(w for bag in bags for w in bag)
+    column = {w: zlib.crc32(w.encode()) % dims for w in df}
+    out = np.zeros((len(messages), dims), dtype=np.float32)
+    for row, bag in enumerate(bags):
+        for w, count in bag.items():
+            out[row, column[w]] += count * math.log(1 + len(messages) / df[w])
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.maximum(norms, 1e-9)
 
 
 def gap_spans(messages: Sequence[Message], gap_minutes: float) -> list[Span]:
@@ -111,6 +153,7 @@ def segment_spans(
     shift_threshold: float,
     min_messages: int = MIN_MESSAGES,
     window: int = WINDOW,
+    depth_scale: float = 1.0,
 ) -> list[Span]:
     """Split messages into contiguous spans covering each exactly once, in order."""
     max_messages = max(1, max_messages)
@@ -119,7 +162,8 @@ def segment_spans(
     for start, end in gap_spans(messages, gap_minutes):
         depths = None
         if vectors is not None and end - start > 1:
-            depths = depth_scores(window_similarities(vectors[start:end], window))
+            sims = window_similarities(vectors[start:end], window)
+            depths = [d * depth_scale for d in depth_scores(sims)]
         cuts = topic_cuts(depths, shift_threshold, min_messages) if depths else []
         edges = [0, *cuts, end - start]
         for a, b in _pairs(edges):
