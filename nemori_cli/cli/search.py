@@ -89,7 +89,7 @@ def search(
                 f"{h.score:.4f}",
                 h.kind,
                 h.timestamp.date().isoformat() if h.timestamp else "",
-                render.short(f"{h.title}: {h.content}" if h.title else h.content, 140),
+                render.short(h.title or h.content if h.kind == "episode" else h.content, 140),
                 h.id,
             )
             for h in hits
