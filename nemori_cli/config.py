@@ -95,6 +95,7 @@ _ENV = {
     "workers": "NEMORI_WORKERS",
     "lock_timeout": "NEMORI_LOCK_TIMEOUT",
     "dedup_threshold": "NEMORI_DEDUP_THRESHOLD",
+    "prediction_correction": "NEMORI_PREDICTION_CORRECTION",
 }
 
 

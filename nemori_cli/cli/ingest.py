@@ -25,6 +25,13 @@ def ingest(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Concurrent LLM calls.")
     ] = None,
+    prediction_correction: Annotated[
+        bool | None,
+        typer.Option(
+            "--prediction-correction/--direct",
+            help="With an LLM: extract only what stored facts do not already predict.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Import chat logs, cut them into episodes and extract facts."""
@@ -33,7 +40,9 @@ def ingest(
         _dry_run(app_ctx, paths, format, as_json)
         return
     with render.interrupts_reported(), render.RichProgress() as progress:
-        memory = app_ctx.memory(progress=progress, workers=workers)
+        memory = app_ctx.memory(
+            progress=progress, workers=workers, prediction_correction=prediction_correction
+        )
         summary = memory.ingest(paths, format=format, strict=strict, facts=facts)
     for what, why in summary.failed:
         render.error(f"{what}: {why}" if not why.startswith(what) else why)
