@@ -47,16 +47,23 @@ class UserReport:
         }
 
 
-def check_files(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
-    """JSON validity and unique ids of each JSONL file; with repair, rewrite the bad ones."""
+def check_files(memory: Memory, user: str, report: UserReport, *, repair: bool) -> bool:
+    """JSON validity and unique ids of each JSONL file; with repair, rewrite the bad ones.
+
+    Return whether the files can be read as records (no bad lines left).
+    """
     folder = memory.repo(user).folder
+    readable = True
     for name in FILES:
         parsed = read_file(folder, name)
         found = file_problems(parsed)
         if found and repair:
             report.repaired.extend(repair_file(parsed, memory.settings.lock_timeout))
-            found = file_problems(read_file(folder, name))
+            parsed = read_file(folder, name)
+            found = file_problems(parsed)
+        readable = readable and not parsed.bad_lines
         report.add("files", found)
+    return readable
 
 
 def check_refs(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
@@ -82,11 +89,12 @@ def check_indexes(
     from nemori_cli.doctor_indexes import check_all, repair_drift
 
     repo = memory.repo(user)
-    interrupted = bool(leftovers)
-    if interrupted:
+    if leftovers:
         report.notes.append("an earlier write was interrupted (the indexes are marked dirty)")
+    # After a crash or a repair of the files, a record's text may have changed under its id.
+    rebuild = bool(leftovers or report.repaired)
     drifts = check_all(memory, user)
-    if repair and (interrupted or any(d.vectors_drift or d.lexical_drift for d in drifts)):
+    if repair and (rebuild or any(d.vectors_drift or d.lexical_drift for d in drifts)):
         tables: dict[str, dict[str, Episode] | dict[str, Fact]] = {
             "episode": repo.episodes.all(),
             "fact": repo.facts.all(),
@@ -94,7 +102,7 @@ def check_indexes(
         with memory.writing(user):
             for d in drifts:
                 report.repaired.extend(
-                    repair_drift(memory, user, d, tables[d.kind], lexical=interrupted)
+                    repair_drift(memory, user, d, tables[d.kind], lexical=rebuild)
                 )
         drifts = check_all(memory, user)
     if repair and not any(d.vectors_drift or d.lexical_drift for d in drifts):
@@ -137,6 +145,21 @@ def check_leftovers(memory: Memory, user: str, report: UserReport, *, repair: bo
         report.add("leftovers", [f"{len(found)} leftover temporary file(s), e.g. {found[0]}"])
 
 
+def check_stray_indexes(memory: Memory, report: UserReport, *, repair: bool) -> None:
+    """Lexical indexes of users that have no files any more (a deletion cut short)."""
+    root = memory.data_dir / "bm25"
+    if not root.is_dir():
+        return
+    known = set(memory.users())
+    stray = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in known)
+    if stray and repair:
+        for path in stray:
+            shutil.rmtree(path, ignore_errors=True)
+        report.repaired.append(f"removed the lexical indexes of {len(stray)} unknown user(s)")
+    elif stray:
+        report.add("indexes", [f"lexical indexes of unknown user(s): {stray[0]}"])
+
+
 def check_permissions(data_dir: Path, report: UserReport, *, repair: bool) -> None:
     """Everything under the data dir must be private to the owner (0700 folders, 0600 files)."""
     if not data_dir.exists():
@@ -169,9 +192,12 @@ def check_user(memory: Memory, user: str, *, repair: bool = False) -> UserReport
         leftovers = memory.marker(user).leftovers()
         if memory.marker(user).active():
             report.notes.append("another nemori process is writing this user's store right now")
-        check_files(memory, user, report, repair=repair)
-        check_refs(memory, user, report, repair=repair)
+        readable = check_files(memory, user, report, repair=repair)
         check_leftovers(memory, user, report, repair=repair)
+        if not readable:
+            report.notes.append("references and indexes not checked until the files are fixed")
+            return report
+        check_refs(memory, user, report, repair=repair)
         check_indexes(memory, user, report, repair=repair, leftovers=leftovers)
         check_pending(memory, user, report)
     return report
@@ -183,6 +209,7 @@ def doctor(
     """Check (and with repair, fix) every user, then the data dir's permissions."""
     reports = [check_user(memory, u, repair=repair) for u in (users or memory.users())]
     overall = UserReport("*")
+    check_stray_indexes(memory, overall, repair=repair)
     check_permissions(memory.data_dir, overall, repair=repair)
     if overall.problems or overall.repaired:
         reports.append(overall)

@@ -153,7 +153,7 @@ def repair_drift(
 def check_all(memory: Memory, user: str) -> list[Drift]:
     """Check both kinds' indexes of one user."""
     repo = memory.repo(user)
-    tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+    tables: dict[str, dict[str, Any]] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
     return [check_drift(memory, user, kd, tables[kd]) for kd in KINDS]
 
 
@@ -163,7 +163,10 @@ def repair_indexes(memory: Memory, user: str) -> list[str]:
     repo = memory.repo(user)
     with memory.writing(user):
         leftovers = memory.marker(user).leftovers()
-        tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+        tables: dict[str, dict[str, Any]] = {
+            "episode": repo.episodes.all(),
+            "fact": repo.facts.all(),
+        }
         for drift in check_all(memory, user):
             done.extend(repair_drift(memory, user, drift, tables[drift.kind], lexical=True))
         memory._clean(user)

@@ -58,12 +58,17 @@ class IngestSummary:
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during an ingest or backfill; says what was saved and how to finish."""
 
-    def __init__(self, summary: IngestSummary) -> None:
+    def __init__(self, summary: IngestSummary, command: str) -> None:
         self.summary = summary
+        rest = (
+            "run the same `nemori ingest` again to import the rest, and `nemori backfill` "
+            "to extract facts for episodes still pending"
+            if command == "ingest"
+            else "run `nemori backfill` again to finish"
+        )
         super().__init__(
             f"interrupted: {summary.episodes} episode(s) and {summary.facts} fact(s) from this "
-            "run are saved; run the same `nemori ingest` again to import the rest, "
-            "and `nemori backfill` to extract facts for episodes still pending"
+            f"run are saved; {rest}"
         )
 
 
@@ -145,7 +150,7 @@ class IngestRun:
             self._resume_pending()
             completed = True
         except KeyboardInterrupt:
-            raise Interrupted(self.summary) from None
+            raise Interrupted(self.summary, "ingest") from None
         finally:
             self._finish_indexes(clean=completed)
             self.summary.seconds = time.perf_counter() - started
@@ -264,7 +269,7 @@ class IngestRun:
             self.extract(todo)
             completed = True
         except KeyboardInterrupt:
-            raise Interrupted(self.summary) from None
+            raise Interrupted(self.summary, "backfill") from None
         finally:
             self._finish_indexes(clean=completed)
             self.summary.seconds = time.perf_counter() - started

@@ -102,7 +102,11 @@ class Memory:
         repo = self.repo(user)
         with repo.files.lock:  # creates the user folder, private to the owner
             self.marker(user).mark()
-            yield repo
+            try:
+                yield repo
+            except BaseException:
+                self.marker(user).abandon()  # half-written: whoever reads next repairs it
+                raise
 
     def marker(self, user: str | None = None) -> DirtyMarker:
         """This process's dirty marker for the user (see store/activity.py)."""
@@ -267,7 +271,7 @@ class Memory:
 
     def delete_facts(self, ids: Sequence[str], *, user: str | None = None) -> list[str]:
         """Delete facts from the JSONL and both indexes; return the ids deleted."""
-        facts = self.repo(user).facts.all()
+        facts = self.repo(user).facts.lookup()
         missing = [i for i in ids if i not in facts]
         if missing:
             raise NotFound(f"no fact {missing[0]!r} for user {self.user_id(user)!r}")
@@ -275,7 +279,7 @@ class Memory:
             gone = set(ids)
             revived = [
                 replace(f, superseded_by=None)
-                for f in repo.facts.all().values()
+                for f in repo.facts.mentioning(gone)  # parses only lines naming a deleted id
                 if f.superseded_by in gone and f.id not in gone
             ]
             repo.facts.delete(gone)
@@ -289,7 +293,9 @@ class Memory:
                 self.vectors(user).upsert(
                     "fact", docs.ids, docs.vectors, docs.documents, docs.metadatas
                 )
-            self._rebuild_lexical("fact", user)
+            # revived facts keep their text: masking the deleted ones is enough for BM25
+            if not self.lexical("fact", user).delete(sorted(gone)):
+                self._rebuild_lexical("fact", user)
         self._clean(user)
         return list(ids)
 
@@ -314,7 +320,8 @@ class Memory:
             repo.episodes.delete(gone)
             self.vectors(user).delete("episode", gone)
             repo.facts.upsert(trimmed)
-            self._rebuild_lexical("episode", user)
+            if not self.lexical("episode", user).delete(sorted(gone)):
+                self._rebuild_lexical("episode", user)
         self._clean(user)
         if orphan:
             self.delete_facts(orphan, user=user)
@@ -372,6 +379,12 @@ class Memory:
             task.close()
         self._clean(user)
         return {"episodes": len(episodes), "facts": len(facts)}
+
+    def doctor(self, *, repair: bool = False, users: Sequence[str] | None = None) -> list[Any]:
+        """Check each user's files and indexes (with repair, fix them); one report per user."""
+        from nemori_cli.doctor import doctor
+
+        return doctor(self, repair=repair, users=[self.user_id(u) for u in users or ()] or None)
 
     def stats(self, user: str | None = None) -> dict[str, Any]:
         """Counts and LLM spend for a user."""

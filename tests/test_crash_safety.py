@@ -99,3 +99,34 @@ def test_ctrl_c_says_what_was_saved_and_how_to_finish(
     done = run(["ingest", str(inputs), "--json"], data)
     assert done.returncode == 0, done.stderr
     assert_consistent(data, expected)
+
+
+class Crash(BaseException):
+    """Stands for the process dying at that instant."""
+
+
+@pytest.mark.parametrize("crash_at", [1, 2, 3])
+def test_a_crash_between_the_jsonl_and_chroma_is_repaired_by_the_next_run(
+    monkeypatch: pytest.MonkeyPatch, data_dir: Path, inputs: Path, reference, crash_at: int
+) -> None:
+    from nemori_cli.memory import Memory
+    from nemori_cli.store.vectors import ChromaVectorIndex
+
+    real = ChromaVectorIndex.upsert
+    calls = []
+
+    def dies(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[0])
+        if len(calls) == crash_at:  # the JSONL already holds what this call would index
+            raise Crash
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChromaVectorIndex, "upsert", dies)
+    crashed = Memory.open()
+    with pytest.raises(Crash):
+        crashed.ingest([str(inputs)])
+    for marker in crashed._markers.values():
+        marker.abandon()  # what the OS does to a dead process's locks
+    monkeypatch.setattr(ChromaVectorIndex, "upsert", real)
+    Memory.open().ingest([str(inputs)])
+    assert_consistent(data_dir, reference[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -20,7 +21,7 @@ from nemori_cli.importers import FORMATS, open_source
 from nemori_cli.models import Conversation
 
 EXAMPLES = settings(
-    max_examples=60,
+    max_examples=int(os.environ.get("NEMORI_HYPOTHESIS_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -125,6 +126,48 @@ def test_any_jsonl_imports_cleanly_or_fails_clearly(tmp_path, lines, fmt) -> Non
 def test_truncated_real_files_import_cleanly_or_fail_clearly(tmp_path, sample, cut, fmt) -> None:
     data = sample.read_bytes()
     _read(_write(tmp_path, sample.name, data[: int(len(data) * cut)]), fmt)
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
+JSON_FIXTURES = sorted(
+    p for p in FIXTURES.rglob("*") if p.suffix in (".json", ".jsonl") and p.stat().st_size < 200_000
+)
+
+
+def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
+    """Every place in a JSON document where a value sits."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(_paths(v, (*prefix, k)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_paths(v, (*prefix, i)))
+    return out
+
+
+def _replace(node: object, path: tuple, value: object) -> object:
+    if not path:
+        return value
+    node[path[0]] = _replace(node[path[0]], path[1:], value)  # type: ignore[index]
+    return node
+
+
+@EXAMPLES
+@given(fixture=st.sampled_from(JSON_FIXTURES), data=st.data())
+def test_real_exports_with_values_replaced_import_cleanly_or_fail_clearly(
+    tmp_path, fixture, data
+) -> None:
+    raw = fixture.read_bytes()
+    jsonl = fixture.suffix == ".jsonl"
+    docs = [json.loads(x) for x in raw.splitlines() if x.strip()] if jsonl else [json.loads(raw)]
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(docs) - 1))
+        path = data.draw(st.sampled_from(_paths(docs[i])))
+        docs[i] = _replace(docs[i], path, data.draw(SHAPED | JSON_VALUES))
+    body = b"\n".join(_dumps(d) for d in docs) if jsonl else _dumps(docs[0])
+    fmt = data.draw(st.sampled_from([None, None, *FORMATS]))
+    _read(_write(tmp_path, fixture.name, body), fmt)
 
 
 @EXAMPLES

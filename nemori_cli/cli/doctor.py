@@ -18,18 +18,14 @@ def register(app: typer.Typer) -> None:
 
 def doctor(
     ctx: typer.Context,
+    users: Annotated[
+        list[str] | None, typer.Argument(help="Users to check (default: every user).")
+    ] = None,
     repair: Annotated[bool, typer.Option("--repair", help="Fix what is found.")] = False,
-    all_users: Annotated[
-        bool, typer.Option("--all-users/--one-user", help="Check every user (default) or --user.")
-    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Check every user's files and indexes; --repair fixes them. Exit 1 if problems remain."""
-    from nemori_cli.doctor import doctor as run_doctor
-
-    memory = context.get(ctx).memory()
-    users = None if all_users else [memory.user_id()]
-    reports = run_doctor(memory, repair=repair, users=users)
+    reports = context.get(ctx).memory().doctor(repair=repair, users=users)
     remaining = sum(len(r.problems) for r in reports)
     if as_json:
         render.print_json({"ok": not remaining, "users": [r.to_dict() for r in reports]})

@@ -58,12 +58,18 @@ def short(text: str, width: int = 100) -> str:
 
 
 def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """Print a rich table on stdout."""
+    """Print a rich table on stdout (plain aligned text for long listings)."""
+    from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
+
+    cells = [["" if v is None else str(v) for v in r] for r in rows]
+    if len(cells) > PLAIN_ROWS:
+        plain_table(title, columns, cells)
+        return
     t = Table(title=title, show_lines=False, header_style="bold")
     for c in columns:
         t.add_column(c, overflow="fold")
-    for r in rows:
-        t.add_row(*("" if v is None else str(v) for v in r))
+    for r in cells:
+        t.add_row(*r)
     out.print(t)
 
 

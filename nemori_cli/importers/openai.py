@@ -54,7 +54,8 @@ def read_turn(raw: Any, index: int) -> Turn:
 
 
 def _openai_message(message: dict[str, Any]) -> bool:
-    if _OPENAI_KEYS & message.keys() or message.get("role") in _OPENAI_ROLES:
+    role = message.get("role")
+    if _OPENAI_KEYS & message.keys() or (isinstance(role, str) and role in _OPENAI_ROLES):
         return True
     content = message.get("content")
     return isinstance(content, list) and any(isinstance(p, dict) and "type" in p for p in content)

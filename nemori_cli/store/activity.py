@@ -67,6 +67,13 @@ class DirtyMarker:
                 os.close(self._fd)
         self.path, self._fd = None, None
 
+    def abandon(self) -> None:
+        """Leave the marker for the next reader to repair: a write failed half-way."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        self.path, self._fd = None, None
+
     def leftovers(self) -> list[Path]:
         """Markers of writers that are gone: their indexes may lag behind the JSONL."""
         if not self.folder.is_dir():

@@ -1,0 +1,174 @@
+"""`nemori doctor`: finds broken files, dangling facts and index drift; --repair fixes them."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import orjson
+import pytest
+from conftest import SAMPLE_CHATS
+
+from nemori_cli.cli.app import main
+
+QUERIES = ["hiking in the Alps", "knee surgery", "favourite food", "Lisbon apartment"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_chroma_clients() -> Iterator[None]:
+    """Chroma caches a client per path in the process: drop it when a test deletes files."""
+    from chromadb.api.client import SharedSystemClient
+
+    old = os.umask(0o077)
+    os.umask(old)
+    SharedSystemClient.clear_system_cache()
+    yield
+    SharedSystemClient.clear_system_cache()
+    os.umask(old)
+
+
+def remove(path: Path) -> None:
+    """Delete an index folder, and this process's Chroma client that still holds it open."""
+    from chromadb.api.client import SharedSystemClient
+
+    shutil.rmtree(path)
+    SharedSystemClient.clear_system_cache()
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            return int(exc.code or 0), out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store made from three sample chats, built once and copied for each test."""
+    data = tmp_path_factory.mktemp("built") / "data"
+    inputs = tmp_path_factory.mktemp("inputs")
+    for name in ("alps-hiking-trip.json", "food-preferences.json", "moving-to-lisbon.md"):
+        shutil.copy(SAMPLE_CHATS / name, inputs / name)
+    code, _, err = cli("--data-dir", str(data), "ingest", str(inputs))
+    assert code == 0, err
+    return data
+
+
+@pytest.fixture
+def store(built: Path, data_dir: Path) -> Path:
+    shutil.copytree(built, data_dir)
+    return data_dir
+
+
+def searches() -> list[list[dict]]:
+    out = []
+    for q in QUERIES:
+        code, text, err = cli("search", q, "--json", "-k", "8")
+        assert code == 0, err
+        out.append(json.loads(text))
+    return out
+
+
+def doctor(*extra: str) -> tuple[int, dict]:
+    code, out, err = cli("doctor", "--json", *extra)
+    assert "Traceback" not in err
+    return code, json.loads(out)
+
+
+def problems(report: dict) -> list[str]:
+    return [p["check"] for u in report["users"] for p in u["problems"]]
+
+
+def user_file(store: Path, name: str) -> Path:
+    return store / "users" / "me" / f"{name}.jsonl"
+
+
+def test_a_healthy_store_has_no_problems(store: Path) -> None:
+    code, report = doctor()
+    assert code == 0 and report["ok"] and report["users"][0]["user"] == "me"
+
+
+@pytest.mark.parametrize("index", ["chroma", "bm25"])
+def test_deleted_index_is_found_and_repair_restores_identical_results(store, index) -> None:
+    before = searches()
+    remove(store / index)
+    code, report = doctor()
+    assert code == 1 and problems(report) and set(problems(report)) == {"indexes"}
+    code, report = doctor("--repair")
+    assert code == 0 and report["ok"] and report["users"][0]["repaired"]
+    assert searches() == before
+    assert doctor()[0] == 0
+
+
+def test_bad_lines_and_duplicates_are_found_and_repaired(store: Path) -> None:
+    path = user_file(store, "episodes")
+    lines = path.read_bytes().splitlines()
+    changed = orjson.loads(lines[0])
+    changed["title"] = "Retitled: a walk in the Dolomites"
+    lines[1:1] = [b'{"id": "broken", "title": ', orjson.dumps(changed)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    code, report = doctor()
+    assert code == 1 and "files" in problems(report)
+    code, report = doctor("--repair")
+    assert code == 0, report
+    records = [orjson.loads(x) for x in path.read_bytes().splitlines()]
+    ids = [r["id"] for r in records]
+    assert len(ids) == len(set(ids)) and ids[0] == changed["id"]
+    assert records[0]["title"] == changed["title"]  # the last copy wins
+    rejected = path.with_name("episodes.jsonl.rejected").read_bytes()
+    assert b'{"id": "broken", "title": ' in rejected
+    hits = json.loads(cli("search", "Dolomites", "--json")[1])
+    assert hits and hits[0]["id"] == changed["id"]  # the indexes follow the repaired record
+
+
+def test_facts_whose_episodes_are_gone_are_found_and_repaired(store: Path) -> None:
+    path = user_file(store, "episodes")
+    lines = path.read_bytes().splitlines()
+    gone = orjson.loads(lines[0])["id"]
+    path.write_bytes(b"\n".join(lines[1:]) + b"\n")
+    facts = [orjson.loads(x) for x in user_file(store, "facts").read_bytes().splitlines()]
+    assert any(gone in f["source_episode_ids"] for f in facts)
+    code, report = doctor()
+    assert code == 1 and {"references", "indexes"} <= set(problems(report))
+    code, report = doctor("--repair")
+    assert code == 0, report
+    episodes = {orjson.loads(x)["id"] for x in path.read_bytes().splitlines()}
+    for line in user_file(store, "facts").read_bytes().splitlines():
+        assert set(orjson.loads(line)["source_episode_ids"]) <= episodes
+    hits = json.loads(cli("search", "hiking", "--json", "-k", "50")[1])
+    assert all(gone not in h["episode_ids"] and h["id"] != gone for h in hits)
+
+
+def test_a_crash_leftover_marker_is_repaired_by_the_next_search(store: Path) -> None:
+    before = searches()
+    remove(store / "bm25")
+    (store / "users" / "me" / ".index-dirty.99999.0").touch()
+    code, report = doctor()
+    assert any("interrupted" in n for n in report["users"][0]["notes"])
+    assert searches() == before  # the search repaired the drift first
+    assert not list((store / "users" / "me").glob(".index-dirty*"))
+    assert doctor()[0] == 0
+
+
+def test_loose_permissions_are_found_and_repaired(store: Path) -> None:
+    path = user_file(store, "facts")
+    os.chmod(path, 0o644)
+    code, report = doctor()
+    assert code == 1 and "permissions" in problems(report)
+    assert doctor("--repair")[0] == 0
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_human_output_names_the_problem_and_the_fix(store: Path) -> None:
+    remove(store / "bm25")
+    code, out, _ = cli("doctor")
+    assert code == 1
+    assert "lexical index (bm25s)" in out and "nemori doctor --repair" in out
