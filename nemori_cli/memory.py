@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from nemori_cli.store.lexical import LexicalIndex
     from nemori_cli.store.vectors import VectorIndex
 
-DIRTY_MARKER = ".index-dirty"
-
 
 class Memory:
     """A person's memory: import chats, search them, and manage what is stored."""
