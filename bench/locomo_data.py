@@ -6,7 +6,8 @@ timestamp from `session_N_date_time` with turns a minute apart. Image captions a
 "[shared a photo: ...]". The data is CC BY-NC 4.0: read it from ../shared/data, never copy it
 into the repository.
 
-    from bench.locomo_data import load_samples, sample_to_nemori, write_nemori_files
+    sys.path.insert(0, "bench")  # bench/ is a folder of scripts, not a package
+    from locomo_data import load_samples, sample_to_nemori, write_nemori_files
 """
 
 from __future__ import annotations

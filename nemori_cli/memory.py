@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from nemori_cli.store.lexical import LexicalIndex
     from nemori_cli.store.vectors import VectorIndex
 
+REFINE_POOL = 30  # fused hits reranked by their own match (see focus.py) before the cut to k
+
 
 class Memory:
     """A person's memory: import chats, search them, and manage what is stored."""
@@ -209,10 +211,14 @@ class Memory:
             lex = self.lexical(kd, user).query(query, pool)
             candidates[kd] = [admitted(kd, [r for r, _ in vec]), admitted(kd, [r for r, _ in lex])]
         episodes = tables["episode"]
-        return [
+        hits = [
             to_hit(kd, tables[kd][rid], score, episodes.get)
-            for kd, rid, score in fuse(candidates, k)
+            for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
         ]
+        from nemori_cli.focus import refine
+
+        vectors = self.vectors(user)
+        return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
 
     @staticmethod
     def _in_conversation(

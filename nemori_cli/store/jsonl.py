@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -20,6 +21,7 @@ from nemori_cli.errors import LockTimeout, StoreError
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 _ID_PREFIX = b'{"id":"'
+_ID_FIRST = re.compile(rb'\{"id":"([^"\\]*)"')  # an id without escapes, first in its line
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -210,7 +212,12 @@ class JsonlFile:
     def index_lines(self) -> dict[str, bytes]:
         """Return record id -> raw line for every record (later lines win), parsing none."""
         out: dict[str, bytes] = {}
+        match = _ID_FIRST.match
         for number, line in enumerate(self.read_lines(), start=1):
+            found = match(line)  # the id comes first in every line nemori writes
+            if found is not None:
+                out[found.group(1).decode("utf-8")] = line
+                continue
             if not line.strip():
                 continue
             record_id = _line_id(line)

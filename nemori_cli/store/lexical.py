@@ -16,6 +16,8 @@ from nemori_cli.errors import StoreError
 from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE, ensure_private_dir
 
 DOC_IDS_FILE = "doc_ids.json"
+DELETED_FILE = "deleted.json"  # ids masked out since the last rebuild
+MAX_DELETED_SHARE = 0.1  # past this share of masked documents, deleting rebuilds instead
 MAX_QUERY_CHARS = 20_000  # longer queries add nothing but tokenizing time
 
 
@@ -49,7 +51,9 @@ class LexicalIndex:
         self.folder = Path(folder)
         self._retriever: Any = None
         self._doc_ids: list[str] = []
-        self._stamp: tuple[int, int] | None = None  # identity of the loaded build
+        self._deleted: set[str] = set()
+        self._mask: Any = None  # np.ndarray of the positions of deleted documents
+        self._stamp: tuple[int, ...] | None = None  # identity of the loaded build
 
     @property
     def _old(self) -> Path:
@@ -80,6 +84,7 @@ class LexicalIndex:
             shutil.rmtree(tmp, ignore_errors=True)
             raise StoreError(f"{self.folder}: cannot save the BM25 index: {exc}") from None
         self._retriever, self._doc_ids = retriever, list(doc_ids)
+        self._set_deleted(set())
         self._stamp = self._current_stamp()
 
     def _swap_in(self, tmp: Path) -> None:
@@ -94,6 +99,7 @@ class LexicalIndex:
         for folder in (self.folder, self._old):
             shutil.rmtree(folder, ignore_errors=True)
         self._retriever, self._doc_ids, self._stamp = None, [], None
+        self._deleted, self._mask = set(), None
 
     def _live_folder(self) -> Path | None:
         """The folder holding the current build (the old one if a swap was interrupted)."""
@@ -102,12 +108,48 @@ class LexicalIndex:
                 return folder
         return None
 
-    def _current_stamp(self) -> tuple[int, int] | None:
+    def _current_stamp(self) -> tuple[int, ...] | None:
         folder = self._live_folder()
         if folder is None:
             return None
         st = (folder / DOC_IDS_FILE).stat()
-        return st.st_ino, st.st_mtime_ns
+        try:
+            deleted = (folder / DELETED_FILE).stat()
+            masked: tuple[int, ...] = (deleted.st_ino, deleted.st_mtime_ns)
+        except FileNotFoundError:
+            masked = ()
+        return (st.st_ino, st.st_mtime_ns, *masked)
+
+    def delete(self, doc_ids: Sequence[str]) -> bool:
+        """Mask documents out of the index without rebuilding it; False if it needs a rebuild.
+
+        Rebuilding costs seconds at 100k documents. Masked documents are never returned;
+        the others keep the corpus statistics of the last rebuild until the next one (a
+        rebuild at the next ingest or reindex), which changes scores only marginally.
+        Returns False (changing nothing) when there is no index or too much would be masked.
+        """
+        if not self._load():
+            return False
+        known = set(self._doc_ids)
+        deleted = self._deleted | {d for d in doc_ids if d in known}
+        if len(deleted) > MAX_DELETED_SHARE * len(self._doc_ids):
+            return False
+        if deleted == self._deleted:
+            return True
+        folder = self._live_folder()
+        if folder is None:
+            return False
+        tmp = folder / f"{DELETED_FILE}.tmp-{uuid.uuid4().hex[:8]}"
+        try:
+            tmp.write_bytes(orjson.dumps(sorted(deleted)))
+            os.chmod(tmp, FILE_MODE)
+            os.replace(tmp, folder / DELETED_FILE)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(f"{folder}: cannot save the BM25 index: {exc}") from None
+        self._set_deleted(deleted)
+        self._stamp = self._current_stamp()
+        return True
 
     def _load(self) -> bool:
         """Load (or reload after another process rebuilt it); False when there is no index."""
@@ -126,7 +168,21 @@ class LexicalIndex:
             try:
                 stamp = self._current_stamp()
                 doc_ids = orjson.loads((folder / DOC_IDS_FILE).read_bytes())
-                retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+                deleted_file = folder / DELETED_FILE
+                deleted = (
+                    set(orjson.loads(deleted_file.read_bytes()))
+                    if deleted_file.exists()
+                    else set()
+                )
+                if (
+                    self._retriever is not None
+                    and self._stamp is not None
+                    and stamp is not None
+                    and stamp[:2] == self._stamp[:2]
+                ):
+                    retriever = self._retriever  # same build: only the mask changed
+                else:
+                    retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
                 break
             except (OSError, ValueError) as exc:
                 if attempt:
@@ -134,7 +190,18 @@ class LexicalIndex:
                         f"{folder}: the BM25 index cannot be read ({exc}): run `nemori reindex`"
                     ) from None
         self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
+        self._set_deleted(deleted)
         return True
+
+    def _set_deleted(self, deleted: set[str]) -> None:
+        import numpy as np
+
+        self._deleted = deleted
+        self._mask = (
+            np.array([i for i, d in enumerate(self._doc_ids) if d in deleted], dtype=np.int64)
+            if deleted
+            else None
+        )
 
     def query(self, text: str, k: int) -> list[tuple[str, float]]:
         """Return up to k (doc_id, BM25 score), best first, only documents that match."""
@@ -147,6 +214,9 @@ class LexicalIndex:
         if not token_ids:
             return []
         scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        if self._mask is not None:
+            scores = scores.copy()
+            scores[self._mask] = 0
         matched = np.flatnonzero(scores > 0)
         if matched.size > k:
             matched = matched[np.argpartition(-scores[matched], k - 1)[:k]]
@@ -155,4 +225,6 @@ class LexicalIndex:
 
     def doc_ids(self) -> list[str]:
         """Return the ids of the indexed documents, in index order."""
-        return list(self._doc_ids) if self._load() else []
+        if not self._load():
+            return []
+        return [d for d in self._doc_ids if d not in self._deleted]

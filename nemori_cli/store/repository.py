@@ -46,6 +46,13 @@ class LazyRecords(Mapping[str, R]):
     def __len__(self) -> int:
         return len(self._lines)
 
+    def mentioning(self, texts: Collection[str]) -> list[R]:
+        """Parse only the records whose stored line contains one of these strings."""
+        needles = [orjson.dumps(t) for t in texts]  # as they appear, JSON-quoted, in a line
+        return [
+            self[rid] for rid, line in self._lines.items() if any(n in line for n in needles)
+        ]
+
 
 class _Table(Generic[R]):
     """Records of one kind, keyed by id, backed by one JSONL file."""
@@ -76,7 +83,14 @@ class _Table(Generic[R]):
         return self._cache
 
     def get(self, record_id: str) -> R | None:
-        return self.all().get(record_id)
+        return self.lookup().get(record_id)
+
+    def mentioning(self, texts: Collection[str]) -> list[R]:
+        """Records that may refer to one of these strings (a superset: filter the result)."""
+        table = self.lookup()
+        if isinstance(table, LazyRecords):
+            return table.mentioning(texts)
+        return list(table.values())
 
     def lookup(self) -> Mapping[str, R]:
         """Return the records by id for reading a few of them (search): parsed on demand.

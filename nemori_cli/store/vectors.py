@@ -47,8 +47,13 @@ class VectorIndex(Protocol):
     ) -> list[list[tuple[str, float]]]: ...
 
     def delete(self, kind: str, record_ids: Collection[str]) -> None: ...
+    def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
     def record_ids(self, kind: str) -> set[str]: ...
+
+    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]: ...
+
+    def built_with(self, kind: str) -> tuple[str | None, int | None]: ...
 
     def count(self, kind: str) -> int: ...
 
@@ -100,6 +105,70 @@ def _chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
         else:
             clauses.append({key: cond})
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _best_per_record(
+    metas: Sequence[Any], dists: Sequence[float], keep: dict[str, Any] | None
+) -> dict[str, float]:
+    """Record id -> similarity of its best document (results come best first)."""
+    best: dict[str, float] = {}
+    for meta, dist in zip(metas, dists, strict=True):
+        meta = meta or {}
+        if keep is not None and not _matches(meta, keep):
+            continue
+        rid = str(meta.get("record_id"))
+        if rid not in best:
+            best[rid] = 1.0 - float(dist)
+    return best
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "$eq": lambda a, b: a == b,
+    "$ne": lambda a, b: a != b,
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
+    "$in": lambda a, b: a in b,
+    "$nin": lambda a, b: a not in b,
+}
+
+
+def _can_match(where: dict[str, Any]) -> bool:
+    """Whether _matches understands this Chroma where clause."""
+    for key, cond in where.items():
+        if key in ("$and", "$or"):
+            if not all(isinstance(c, dict) and _can_match(c) for c in cond):
+                return False
+        elif key.startswith("$") or (
+            isinstance(cond, dict) and (len(cond) != 1 or next(iter(cond)) not in _COMPARE)
+        ):
+            return False
+    return True
+
+
+def _matches(meta: dict[str, Any], where: dict[str, Any]) -> bool:
+    """Evaluate a Chroma where clause on one document's metadata, as Chroma would."""
+    for key, cond in where.items():
+        if key == "$and":
+            if not all(_matches(meta, c) for c in cond):
+                return False
+        elif key == "$or":
+            if not any(_matches(meta, c) for c in cond):
+                return False
+        else:
+            if key not in meta:
+                return False
+            op, target = next(iter(cond.items())) if isinstance(cond, dict) else ("$eq", cond)
+            value = meta[key]
+            if isinstance(value, bool) != isinstance(target, bool) and op in ("$eq", "$ne"):
+                return op == "$ne"  # Chroma does not equate True with 1
+            try:
+                if not _COMPARE[op](value, target):
+                    return False
+            except TypeError:
+                return False
+    return True
 
 
 class ChromaVectorIndex:
@@ -197,28 +266,48 @@ class ChromaVectorIndex:
         """Return up to k (record_id, cosine similarity), best first, one per record."""
         import numpy as np
 
-        coll = self._collection(kind)
-        total = coll.count()
-        if k <= 0 or total == 0:
+        if k <= 0:
             return []
+        coll = self._collection(kind)
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
-        want = min(total, max(k * 2, k + 8))
+        chroma_where = _chroma_where(where)
+        if chroma_where is not None and _can_match(chroma_where):
+            # Chroma pre-filters by scanning the metadata of every document (0.7 s at 100k
+            # facts). When the filter keeps most documents (superseded facts are few), the
+            # nearest documents filtered here give the same answer in milliseconds.
+            hits = self._nearest(coll, vector, k, None, chroma_where, max_want=8 * k + 64)
+            if hits is not None:
+                return hits
+        hits = self._nearest(coll, vector, k, chroma_where, None, max_want=None)
+        assert hits is not None
+        return hits
+
+    @staticmethod
+    def _nearest(
+        coll: Any,
+        vector: np.ndarray,
+        k: int,
+        where: dict[str, Any] | None,
+        keep: dict[str, Any] | None,
+        *,
+        max_want: int | None,
+    ) -> list[tuple[str, float]] | None:
+        """Best k records, widening the search as needed; None once past max_want."""
+        want = max(k * 2, k + 8)
         while True:
             result = coll.query(
                 query_embeddings=vector,
                 n_results=want,
-                where=_chroma_where(where),
+                where=where,
                 include=["metadatas", "distances"],
             )
             metas, dists = result["metadatas"][0], result["distances"][0]
-            best: dict[str, float] = {}
-            for meta, dist in zip(metas, dists, strict=True):
-                rid = str((meta or {}).get("record_id"))
-                if rid not in best:  # results come best first
-                    best[rid] = 1.0 - float(dist)
-            if len(best) >= k or len(metas) < want or want >= total:
+            best = _best_per_record(metas, dists, keep)
+            if len(best) >= k or len(metas) < want:  # enough, or the whole collection seen
                 return list(best.items())[:k]
-            want = min(total, want * 2)
+            if max_want is not None and want >= max_want:
+                return None
+            want *= 2
 
     @_guarded
     def query_many(
@@ -228,13 +317,10 @@ class ChromaVectorIndex:
         import numpy as np
 
         vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(embeddings), -1)
-        if not len(vectors):
-            return []
-        coll = self._collection(kind)
-        total = coll.count()
-        if k <= 0 or total == 0:
+        if not len(vectors) or k <= 0:
             return [[] for _ in range(len(vectors))]
-        want = min(total, max(k * 2, k + 8))
+        coll = self._collection(kind)
+        want = max(k * 2, k + 8)
         result = coll.query(
             query_embeddings=vectors,
             n_results=want,
@@ -245,12 +331,8 @@ class ChromaVectorIndex:
         for row, (metas, dists) in enumerate(
             zip(result["metadatas"], result["distances"], strict=True)
         ):
-            best: dict[str, float] = {}
-            for meta, dist in zip(metas, dists, strict=True):
-                rid = str((meta or {}).get("record_id"))
-                if rid not in best:
-                    best[rid] = 1.0 - float(dist)
-            if len(best) >= k or len(metas) < want or want >= total:
+            best = _best_per_record(metas, dists, None)
+            if len(best) >= k or len(metas) < want:
                 out.append(list(best.items())[:k])
             else:  # records with many documents crowded this one out: widen as query() does
                 out.append(self.query(kind, vectors[row], k, where))
@@ -296,6 +378,17 @@ class ChromaVectorIndex:
             if len(page["ids"]) < _PAGE:
                 return out
             offset += _PAGE
+
+    @_guarded
+    def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Return the stored vectors of these documents (doc id -> vector); missing ids left out."""
+        if not doc_ids:
+            return {}
+        got = self._collection(kind).get(ids=list(doc_ids), include=["embeddings"])
+        vectors = got.get("embeddings")
+        if vectors is None:
+            return {}
+        return {str(i): v for i, v in zip(got["ids"], vectors, strict=True)}
 
     @_guarded
     def count(self, kind: str) -> int:

@@ -1,0 +1,161 @@
+"""The parts of bench/perf.py that run in a child process (fresh memory, own peak RSS).
+
+Run as `python bench/perf.py --child NAME ARGS...`; each prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import synth_store
+
+QUERIES = (
+    "hiking in Lisbon",
+    "who is allergic to ramen",
+    "new camera warranty",
+    "trip to Kyoto",
+    "job as a nurse",
+    "kayaking with Maria",
+    "repair shop quote",
+    "pottery course in March",
+    "good sushi place",
+    "Jonas works as an engineer",
+    "sailing last weekend",
+    "telescope",
+)
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu_s() -> float:
+    """CPU seconds used by this process so far (user + system): load-independent work."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+# --- children (run in their own process) -------------------------------------------------
+
+
+def child_search(data_dir: str, n_queries: str) -> dict[str, Any]:
+    """In-process Memory.search latency over varied queries, after one warm-up query."""
+    from nemori_cli.memory import Memory
+
+    memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
+    t = time.perf_counter()
+    memory.search(QUERIES[0])
+    first = time.perf_counter() - t
+    rng = random.Random(3)
+    times = []
+    for i in range(int(n_queries)):
+        q = f"{rng.choice(QUERIES)} {rng.choice(synth_store.NAMES)}" if i % 2 else QUERIES[i % 12]
+        t = time.perf_counter()
+        memory.search(q, k=10)
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return {
+        "first_s": first,
+        "p50_ms": 1000 * statistics.median(times),
+        "p95_ms": 1000 * times[min(len(times) - 1, int(0.95 * len(times)))],
+        "peak_mb": _peak_mb(),
+    }
+
+
+def child_locomo(data_dir: str, conv_dir: str) -> dict[str, Any]:
+    """Offline ingest of the converted LoCoMo files (one user per sample), facts on."""
+    import stages
+
+    from nemori_cli.memory import Memory
+
+    clock = stages.install()
+    memory = Memory.open(data_dir=Path(data_dir))
+    files = sorted(Path(conv_dir).glob("*.json"))
+    messages = episodes = facts = 0
+    t, cpu = time.perf_counter(), _cpu_s()
+    for f in files:
+        s = memory.ingest([str(f)], user=f.stem, facts=True)
+        if s.failed:
+            raise RuntimeError(f"ingest failed: {s.failed}")
+        messages, episodes, facts = messages + s.messages, episodes + s.episodes, facts + s.facts
+    total = time.perf_counter() - t
+    shares = {k: v / total for k, v in clock.totals.items()}
+    shares["other"] = max(0.0, 1 - sum(shares.values()))
+    return {
+        "seconds": total,
+        "cpu_s": _cpu_s() - cpu,
+        "messages": messages,
+        "episodes": episodes,
+        "facts": facts,
+        "shares": shares,
+        "peak_mb": _peak_mb(),
+    }
+
+
+def child_reindex(data_dir: str) -> dict[str, Any]:
+    """Memory.reindex at the store's size, with the stand-in embedder (see the report)."""
+    from nemori_cli.embed import LOCAL_MODEL_ID
+    from nemori_cli.memory import Memory
+
+    memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
+    memory.__dict__["embedder"] = stand_in = synth_store.HashEmbedder(LOCAL_MODEL_ID)
+    texts = 0
+    inner = stand_in.embed
+
+    def counting(batch: Any) -> Any:
+        nonlocal texts
+        texts += len(batch)
+        return inner(batch)
+
+    stand_in.embed = counting  # type: ignore[method-assign]
+    t, cpu = time.perf_counter(), _cpu_s()
+    counts = memory.reindex()
+    return {
+        "seconds": time.perf_counter() - t,
+        "cpu_s": _cpu_s() - cpu,
+        "texts": texts,
+        **counts,
+        "peak_mb": _peak_mb(),
+    }
+
+
+def child_delete(data_dir: str, n: str) -> dict[str, Any]:
+    """In-process Memory.delete_facts of one fact, n times (fresh Memory each time)."""
+    from nemori_cli.memory import Memory
+
+    times = []
+    for _ in range(int(n)):
+        memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
+        victim = next(iter(memory.repo().facts.all()))
+        memory.vectors().count("fact")  # open the index outside the timing
+        t = time.perf_counter()
+        memory.delete_facts([victim])
+        times.append(time.perf_counter() - t)
+    return {"median_s": statistics.median(times), "peak_mb": _peak_mb()}
+
+
+def child_embed_rate() -> dict[str, Any]:
+    """Texts per second of the local embedder on short synthetic messages."""
+    from nemori_cli.embed import LocalEmbedder
+
+    texts = [m["content"] for c in synth_store.conversations(300, seed=5) for m in c["messages"]]
+    emb = LocalEmbedder()
+    emb.embed(texts[:8])
+    t, cpu = time.perf_counter(), _cpu_s()
+    emb.embed(texts)
+    wall, cpu = time.perf_counter() - t, _cpu_s() - cpu
+    return {"texts_per_s": len(texts) / wall, "texts_per_cpu_s": len(texts) / cpu}
+
+
+CHILDREN = {
+    "search": child_search,
+    "locomo": child_locomo,
+    "reindex": child_reindex,
+    "delete": child_delete,
+    "embed_rate": child_embed_rate,
+}
