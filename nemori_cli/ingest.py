@@ -355,7 +355,7 @@ class IngestRun:
             stored = repo.facts.all()
             new: list[Fact] = []
             merges: list[tuple[str, Fact]] = []
-            if candidates:
+            if candidates and vectors is not None:
 
                 def nearest(vecs: Any) -> list[tuple[str, float] | None]:
                     if not stored:
@@ -385,7 +385,7 @@ class IngestRun:
                 for r in results
             ]
             repo.episodes.upsert(eps)
-            if new:
+            if new and vectors is not None:
                 docs = fact_docs(new, vectors[keep])
                 index.upsert("fact", docs.ids, docs.vectors, docs.documents, docs.metadatas)
             if superseded:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -51,7 +51,7 @@ def search(
     if stdin == (query is not None):
         raise UsageError("give a QUERY or --stdin (one query a line), not both or neither")
     memory = context.get(ctx).memory()
-    options = dict(
+    options: dict[str, Any] = dict(
         k=limit,
         kind=kind,
         since=parse_when(since, "--since"),
@@ -61,22 +61,21 @@ def search(
         include_superseded=include_superseded,
     )
     if stdin:
-        rows = []
+        batch: list[dict[str, Any]] = []
         for line in sys.stdin:
             q = line.rstrip("\n")
             if not q.strip():
                 continue
-            hits = [h.to_dict() for h in memory.search(q, **options)]  # type: ignore[arg-type]
-            row = {"query": q, "hits": hits}
+            row = {"query": q, "hits": [h.to_dict() for h in memory.search(q, **options)]}
             if as_json:
-                rows.append(row)
+                batch.append(row)
             else:
                 render.print_jsonl([row])
         if as_json:
-            render.print_json(rows)
+            render.print_json(batch)
         return
     assert query is not None
-    hits = memory.search(query, **options)  # type: ignore[arg-type]
+    hits = memory.search(query, **options)
     if as_json:
         render.print_json([h.to_dict() for h in hits])
     elif as_jsonl:
