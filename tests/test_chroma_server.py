@@ -10,21 +10,11 @@ from pathlib import Path
 
 import pytest
 from chroma_server import chroma_server_url, free_port  # noqa: F401  (the chroma_url fixture)
-
-from nemori_cli.cli.app import main
+from cli_runner import cli
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
 
-def nemori(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _client(url: str, **kwargs: str):  # type: ignore[no-untyped-def]
@@ -69,23 +59,23 @@ def test_search_delete_and_reindex_against_the_server(
     served: Path, chroma_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ("--data-dir", str(served), "--chroma-url", chroma_url)
-    code, out, err = nemori(capsys, *base, "search", "hiking", "--json")
+    code, out, err = cli(*base, "search", "hiking", "--json")
     assert code == 0, err
     before = json.loads(out)
     assert {h["kind"] for h in before} == {"episode", "fact"}
     fact = next(h for h in before if h["kind"] == "fact")
     assert "hik" in fact["content"].lower()
 
-    code, _, err = nemori(capsys, *base, "facts", "delete", fact["id"], "--yes")
+    code, _, err = cli(*base, "facts", "delete", fact["id"], "--yes")
     assert code == 0, err
-    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json", "-k", "50")
+    _, out, _ = cli(*base, "search", "hiking", "--json", "-k", "50")
     assert fact["id"] not in {h["id"] for h in json.loads(out)}
 
-    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json")
+    _, out, _ = cli(*base, "search", "hiking", "--json")
     kept = json.loads(out)
-    code, _, err = nemori(capsys, *base, "reindex")
+    code, _, err = cli(*base, "reindex")
     assert code == 0, err
-    _, out, _ = nemori(capsys, *base, "search", "hiking", "--json")
+    _, out, _ = cli(*base, "search", "hiking", "--json")
     assert [(h["kind"], h["id"]) for h in json.loads(out)] == [(h["kind"], h["id"]) for h in kept]
 
 
@@ -107,14 +97,14 @@ def test_the_database_setting_chooses_where_collections_go(
     chat.write_text(json.dumps([{"role": "user", "content": "I play the cello on Sundays."}]))
     monkeypatch.setenv("NEMORI_CHROMA_DATABASE", "team")
     args = ("--data-dir", str(tmp_path / "d"), "--user", "cellist", "--chroma-url", chroma_url)
-    code, _, err = nemori(capsys, *args, "ingest", str(chat))
+    code, _, err = cli(*args, "ingest", str(chat))
     assert code == 0, err
     name = collection_name("cellist", "episode")
     assert name in {c.name for c in _client(chroma_url, database="team").list_collections()}
     assert name not in {c.name for c in _client(chroma_url).list_collections()}
 
     monkeypatch.setenv("NEMORI_CHROMA_DATABASE", "nope")
-    code, _, err = nemori(capsys, *args, "search", "cello")
+    code, _, err = cli(*args, "search", "cello")
     assert code == 1 and chroma_url in err and "Database" in err and "Traceback" not in err
 
 

@@ -8,27 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from nemori_cli.cli.app import main
+from cli_runner import cli
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
-
-
-def nemori(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
-           monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    if stdin is not None:
-        assert monkeypatch is not None
-        import io
-
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +18,20 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir with sample_chats/ ingested once (shared by the read-only tests)."""
     data = tmp_path_factory.mktemp("shared") / "data"
     proc = subprocess.run(
-        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), "ingest",
-         str(SAMPLE_CHATS), "--json"],
-        capture_output=True, text=True, env=_clean_env(), check=False,
+        [
+            sys.executable,
+            "-m",
+            "nemori_cli.cli.app",
+            "--data-dir",
+            str(data),
+            "ingest",
+            str(SAMPLE_CHATS),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
@@ -53,15 +46,23 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
 
 
-def test_search_hiking_returns_fact_and_episode_per_contract(ingested: Path, capsys) -> None:
-    code, out, _ = nemori(capsys, "--data-dir", str(ingested), "search", "hiking", "--json")
+def test_search_hiking_returns_fact_and_episode_per_contract(ingested: Path) -> None:
+    code, out, _ = cli("--data-dir", str(ingested), "search", "hiking", "--json")
     assert code == 0
     hits = json.loads(out)
     kinds = {h["kind"] for h in hits}
     assert kinds == {"episode", "fact"}
     for h in hits:
-        assert {"kind", "id", "score", "content", "timestamp", "conversation_id", "message_ids",
-                "episode_ids"} <= set(h)
+        assert {
+            "kind",
+            "id",
+            "score",
+            "content",
+            "timestamp",
+            "conversation_id",
+            "message_ids",
+            "episode_ids",
+        } <= set(h)
         assert h["message_ids"], h
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     fact = next(h for h in hits if h["kind"] == "fact")
@@ -70,60 +71,67 @@ def test_search_hiking_returns_fact_and_episode_per_contract(ingested: Path, cap
     assert "title" in episode and "hik" in (episode["title"] + episode["content"]).lower()
 
 
-def test_search_stdin_jsonl_prints_one_line_per_query(ingested: Path, capsys, monkeypatch) -> None:
-    code, out, _ = nemori(capsys, "--data-dir", str(ingested), "search", "--stdin", "--jsonl",
-                          "-k", "3", stdin="hiking\n\npeanuts\n", monkeypatch=monkeypatch)
+def test_search_stdin_jsonl_prints_one_line_per_query(ingested: Path) -> None:
+    code, out, _ = cli(
+        "--data-dir",
+        str(ingested),
+        "search",
+        "--stdin",
+        "--jsonl",
+        "-k",
+        "3",
+        stdin="hiking\n\npeanuts\n",
+    )
     assert code == 0
     lines = [json.loads(x) for x in out.splitlines()]
     assert [x["query"] for x in lines] == ["hiking", "peanuts"]
     assert all(1 <= len(x["hits"]) <= 3 for x in lines)
 
 
-def test_search_filters_kind_and_time(ingested: Path, capsys) -> None:
-    _, out, _ = nemori(capsys, "--data-dir", str(ingested), "search", "hiking", "--kind", "fact",
-                       "--json")
+def test_search_filters_kind_and_time(ingested: Path) -> None:
+    _, out, _ = cli("--data-dir", str(ingested), "search", "hiking", "--kind", "fact", "--json")
     assert {h["kind"] for h in json.loads(out)} == {"fact"}
-    _, out, _ = nemori(capsys, "--data-dir", str(ingested), "search", "hiking", "--since",
-                       "2100-01-01", "--json")
+    _, out, _ = cli(
+        "--data-dir", str(ingested), "search", "hiking", "--since", "2100-01-01", "--json"
+    )
     assert json.loads(out) == []
 
 
-def test_listings_print_records_as_json(ingested: Path, capsys) -> None:
-    _, out, _ = nemori(capsys, "--data-dir", str(ingested), "facts", "list", "--json")
+def test_listings_print_records_as_json(ingested: Path) -> None:
+    _, out, _ = cli("--data-dir", str(ingested), "facts", "list", "--json")
     facts = json.loads(out)
-    assert facts and all(f["category"] in {"user_profile", "experience", "knowledge", "other"}
-                         for f in facts)
-    _, out, _ = nemori(capsys, "--data-dir", str(ingested), "episodes", "list", "--json")
+    assert facts and all(
+        f["category"] in {"user_profile", "experience", "knowledge", "other"} for f in facts
+    )
+    _, out, _ = cli("--data-dir", str(ingested), "episodes", "list", "--json")
     episodes = json.loads(out)
     assert episodes and all(e["messages"] and e["title"] for e in episodes)
-    code, out, _ = nemori(capsys, "--data-dir", str(ingested), "episodes", "show",
-                          episodes[0]["id"], "--json")
+    code, out, _ = cli("--data-dir", str(ingested), "episodes", "show", episodes[0]["id"], "--json")
     assert code == 0 and json.loads(out)["id"] == episodes[0]["id"]
 
 
-def test_reingest_adds_nothing(ingested: Path, capsys) -> None:
-    code, out, _ = nemori(capsys, "--data-dir", str(ingested), "ingest", str(SAMPLE_CHATS),
-                          "--json")
+def test_reingest_adds_nothing(ingested: Path) -> None:
+    code, out, _ = cli("--data-dir", str(ingested), "ingest", str(SAMPLE_CHATS), "--json")
     summary = json.loads(out)
     assert code == 0 and summary["episodes"] == 0 and summary["facts"] == 0
 
 
 def test_delete_fact_removes_it_from_both_search_paths_and_reindex_is_stable(
-    tmp_path: Path, capsys
+    tmp_path: Path,
 ) -> None:
     data = str(tmp_path / "d")
-    assert nemori(capsys, "--data-dir", data, "ingest", str(SAMPLE_CHATS))[0] == 0
-    _, out, _ = nemori(capsys, "--data-dir", data, "search", "hiking", "--json")
+    assert cli("--data-dir", data, "ingest", str(SAMPLE_CHATS))[0] == 0
+    _, out, _ = cli("--data-dir", data, "search", "hiking", "--json")
     before = json.loads(out)
-    _, out, _ = nemori(capsys, "--data-dir", data, "reindex")
-    _, out, _ = nemori(capsys, "--data-dir", data, "search", "hiking", "--json")
+    _, out, _ = cli("--data-dir", data, "reindex")
+    _, out, _ = cli("--data-dir", data, "search", "hiking", "--json")
     after = json.loads(out)
     assert [(h["id"], h["score"]) for h in after] == [(h["id"], h["score"]) for h in before]
 
     fact_id = next(h["id"] for h in before if h["kind"] == "fact")
-    code, _, err = nemori(capsys, "--data-dir", data, "facts", "delete", fact_id, "--yes")
+    code, _, err = cli("--data-dir", data, "facts", "delete", fact_id, "--yes")
     assert code == 0, err
-    _, out, _ = nemori(capsys, "--data-dir", data, "search", "hiking", "--json", "-k", "50")
+    _, out, _ = cli("--data-dir", data, "search", "hiking", "--json", "-k", "50")
     assert fact_id not in {h["id"] for h in json.loads(out)}
 
     from nemori_cli.memory import Memory
@@ -134,9 +142,9 @@ def test_delete_fact_removes_it_from_both_search_paths_and_reindex_is_stable(
     assert fact_id not in {f.id for f in mem.facts()}
 
 
-def test_delete_episode_deletes_facts_only_it_supports(tmp_path: Path, capsys) -> None:
+def test_delete_episode_deletes_facts_only_it_supports(tmp_path: Path) -> None:
     data = str(tmp_path / "d")
-    nemori(capsys, "--data-dir", data, "ingest", str(SAMPLE_CHATS))
+    cli("--data-dir", data, "ingest", str(SAMPLE_CHATS))
     from nemori_cli.memory import Memory
 
     mem = Memory.open(data_dir=data)
@@ -144,7 +152,7 @@ def test_delete_episode_deletes_facts_only_it_supports(tmp_path: Path, capsys) -
     target = facts[0].source_episode_ids[0]
     only_there = {f.id for f in facts if set(f.source_episode_ids) == {target}}
     assert only_there
-    code, _, err = nemori(capsys, "--data-dir", data, "episodes", "delete", target, "--yes")
+    code, _, err = cli("--data-dir", data, "episodes", "delete", target, "--yes")
     assert code == 0, err
     mem = Memory.open(data_dir=data)
     assert target not in {e.id for e in mem.episodes()}
@@ -153,25 +161,34 @@ def test_delete_episode_deletes_facts_only_it_supports(tmp_path: Path, capsys) -
     assert not only_there & mem.vectors().record_ids("fact")
 
 
-def test_delete_without_yes_and_without_terminal_refuses(ingested: Path, capsys) -> None:
-    _, out, _ = nemori(capsys, "--data-dir", str(ingested), "facts", "list", "--json")
+def test_delete_without_yes_and_without_terminal_refuses(ingested: Path) -> None:
+    _, out, _ = cli("--data-dir", str(ingested), "facts", "list", "--json")
     fid = json.loads(out)[0]["id"]
-    code, _, err = nemori(capsys, "--data-dir", str(ingested), "facts", "delete", fid)
+    code, _, err = cli("--data-dir", str(ingested), "facts", "delete", fid)
     assert code == 2 and "--yes" in err
 
 
-def test_bad_input_is_one_line_error_and_other_files_still_import(tmp_path: Path, capsys) -> None:
+def test_bad_input_is_one_line_error_and_other_files_still_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     good = tmp_path / "good.json"
-    good.write_text(json.dumps([
-        {"role": "user", "content": "I live in Porto and I love surfing.",
-         "timestamp": "2025-03-01T10:00:00Z"},
-        {"role": "assistant", "content": "Porto has great waves!"},
-    ]), encoding="utf-8")
+    good.write_text(
+        json.dumps(
+            [
+                {
+                    "role": "user",
+                    "content": "I live in Porto and I love surfing.",
+                    "timestamp": "2025-03-01T10:00:00Z",
+                },
+                {"role": "assistant", "content": "Porto has great waves!"},
+            ]
+        ),
+        encoding="utf-8",
+    )
     data = str(tmp_path / "d")
-    code, out, err = nemori(capsys, "--data-dir", data, "ingest", str(bad), str(tmp_path / "nope"),
-                            str(good), "--json")
+    code, out, err = cli(
+        "--data-dir", data, "ingest", str(bad), str(tmp_path / "nope"), str(good), "--json"
+    )
     assert code == 1
     assert "Traceback" not in err
     assert "bad.json" in err and "nope" in err
@@ -179,8 +196,8 @@ def test_bad_input_is_one_line_error_and_other_files_still_import(tmp_path: Path
     assert summary["conversations"] == 1 and len(summary["failed"]) == 2
 
 
-def test_invalid_user_id_is_a_usage_error(tmp_path: Path, capsys) -> None:
-    code, _, err = nemori(capsys, "--data-dir", str(tmp_path), "--user", "../evil", "facts", "list")
+def test_invalid_user_id_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = cli("--data-dir", str(tmp_path), "--user", "../evil", "facts", "list")
     assert code == 2 and "invalid user id" in err and "Traceback" not in err
 
 
@@ -193,6 +210,11 @@ def test_help_and_facts_list_do_not_import_heavy_libraries(ingested: Path) -> No
         "sys.stderr.write('HEAVY=' + ','.join(heavy))\n"
     )
     for args in (["--help"], ["--data-dir", str(ingested), "facts", "list"]):
-        proc = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
-                              text=True, env=_clean_env(), check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", probe, *args],
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            check=False,
+        )
         assert proc.stderr.strip().endswith("HEAVY="), (args, proc.stderr[-500:])

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import orjson
 import pytest
+from cli_runner import cli
 from conftest import SAMPLE_CHATS
-
-from nemori_cli.cli.app import main
 
 QUERIES = ["hiking in the Alps", "knee surgery", "favourite food", "Lisbon apartment"]
 
@@ -40,14 +37,6 @@ def remove(path: Path) -> None:
     SharedSystemClient.clear_system_cache()
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 
-from nemori_cli.cli.app import main
 from nemori_cli.errors import ImportFormatError
 from nemori_cli.export import is_export, restore_file
 from nemori_cli.memory import Memory
@@ -18,15 +18,6 @@ from nemori_cli.memory import Memory
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
 
-def nemori(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def records(data: Path, user: str = "me") -> tuple[list[dict], list[dict]]:
@@ -59,12 +50,12 @@ def test_ingesting_an_export_restores_the_same_store(
     fmt: str, user: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dump = tmp_path / f"export.{fmt}"
-    code, _, err = nemori(capsys, "--data-dir", str(source), "export", "--format", fmt,
+    code, _, err = cli("--data-dir", str(source), "export", "--format", fmt,
                           "--output", str(dump))
     assert code == 0, err
     assert is_export(dump)
     target = ("--data-dir", str(tmp_path / "empty"), "--user", user)
-    code, out, err = nemori(capsys, *target, "ingest", str(dump), "--json")
+    code, out, err = cli(*target, "ingest", str(dump), "--json")
     assert code == 0, err
     summary = json.loads(out)
     episodes, facts = records(source)
@@ -75,14 +66,14 @@ def test_ingesting_an_export_restores_the_same_store(
     assert {f.user_id for f in restored.facts(user=user)} == {user}
 
     # and the restored store is searchable like the original one
-    _, out, _ = nemori(capsys, *target, "search", "hiking", "--json")
-    _, original, _ = nemori(capsys, "--data-dir", str(source), "search", "hiking", "--json")
+    _, out, _ = cli(*target, "search", "hiking", "--json")
+    _, original, _ = cli("--data-dir", str(source), "search", "hiking", "--json")
     assert {h["id"] for h in json.loads(out)} == {h["id"] for h in json.loads(original)}
 
     # the original chats were logged as imported: ingesting them again adds nothing,
     # and neither does the export itself
     for again in (str(SAMPLE_CHATS), str(dump)):
-        code, out, err = nemori(capsys, *target, "ingest", again, "--json")
+        code, out, err = cli(*target, "ingest", again, "--json")
         assert code == 0, err
         summary = json.loads(out)
         assert (summary["conversations"], summary["episodes"], summary["facts"]) == (0, 0, 0)
@@ -93,7 +84,7 @@ def test_ingesting_an_export_restores_the_same_store(
 def test_jsonl_export_is_a_header_then_one_record_a_line(
     source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = nemori(capsys, "--data-dir", str(source), "export")
+    code, out, _ = cli("--data-dir", str(source), "export")
     assert code == 0
     lines = [json.loads(x) for x in out.splitlines()]
     header = lines[0]
@@ -105,7 +96,7 @@ def test_jsonl_export_is_a_header_then_one_record_a_line(
 
 
 def test_markdown_export_is_readable(source: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = nemori(capsys, "--data-dir", str(source), "export", "--format", "markdown")
+    code, out, _ = cli("--data-dir", str(source), "export", "--format", "markdown")
     assert code == 0
     mem = Memory.open(data_dir=source)
     assert out.startswith("# Memory of me\n")
@@ -139,7 +130,7 @@ def test_a_broken_export_stores_nothing(tmp_path: Path) -> None:
 def test_a_truncated_export_is_refused(
     source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, out, _ = nemori(capsys, "--data-dir", str(source), "export")
+    _, out, _ = cli("--data-dir", str(source), "export")
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(out.splitlines(keepends=True)[:-1]), encoding="utf-8")
     mem = Memory.open(data_dir=tmp_path / "d")
@@ -157,8 +148,8 @@ def test_ordinary_chat_files_are_not_exports(tmp_path: Path) -> None:
 
 
 def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = nemori(capsys, "--data-dir", str(tmp_path), "export", "--user", "nobody")
+    code, out, err = cli("--data-dir", str(tmp_path), "export", "--user", "nobody")
     assert code == 1 and "nobody" in err and out == "" and "Traceback" not in err
-    code, _, err = nemori(capsys, "--data-dir", str(tmp_path), "export", "--format", "xml")
+    code, _, err = cli("--data-dir", str(tmp_path), "export", "--format", "xml")
     assert code == 2 and "xml" in err
     assert not list(tmp_path.iterdir())

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import zipfile
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 from conftest import SAMPLE_CHATS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nemori_cli.cli.app import main
 from nemori_cli.config import validate_user_id
 from nemori_cli.errors import NemoriError, UsageError
 from nemori_cli.importers import FORMATS, open_source
@@ -218,14 +216,6 @@ def test_zip_with_hostile_members_fails_clearly_or_imports(tmp_path) -> None:
     assert not (tmp_path.parent / "escape.json").exists()
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 BAD_FILES = {
@@ -240,7 +230,7 @@ BAD_FILES = {
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
 def test_ingest_of_a_hostile_file_writes_nothing(tmp_path, data_dir, name) -> None:
     path = _write(tmp_path, name, BAD_FILES[name])
-    code, out, err = _cli("ingest", str(path), "--json")
+    code, out, err = cli("ingest", str(path), "--json")
     assert code == 1, (out, err)
     assert "Traceback" not in err and name in err
     assert not (data_dir / "users" / "me" / "episodes.jsonl").exists()
@@ -249,10 +239,10 @@ def test_ingest_of_a_hostile_file_writes_nothing(tmp_path, data_dir, name) -> No
 def test_ingest_with_a_good_and_a_hostile_file_keeps_the_store_consistent(tmp_path) -> None:
     good = _write(tmp_path, "good.json", (SAMPLE_CHATS / "food-preferences.json").read_bytes())
     bad = _write(tmp_path, "bad.json", BAD_FILES["truncated.json"])
-    code, out, err = _cli("ingest", str(good), str(bad), "--json")
+    code, out, err = cli("ingest", str(good), str(bad), "--json")
     assert code == 1 and "bad.json" in err and "Traceback" not in err
     assert json.loads(out)["episodes"] > 0
-    code, out, err = _cli("doctor", "--json")
+    code, out, err = cli("doctor", "--json")
     assert code == 0, out
 
 
@@ -262,10 +252,10 @@ def test_ingest_with_a_good_and_a_hostile_file_keeps_the_store_consistent(tmp_pa
 def test_user_ids_that_escape_the_data_dir_are_refused(tmp_path, data_dir, user) -> None:
     with pytest.raises(UsageError):
         validate_user_id(user)
-    code, _, err = _cli("--user", user, "search", "hiking")
+    code, _, err = cli("--user", user, "search", "hiking")
     assert code == 2 and "invalid user id" in err
     sample = str(SAMPLE_CHATS / "food-preferences.json")
-    code, _, err = _cli("--user", user, "ingest", sample)
+    code, _, err = cli("--user", user, "ingest", sample)
     assert code == 2 and "invalid user id" in err
     assert not data_dir.exists() or not any(data_dir.rglob("*.jsonl"))
 
@@ -287,7 +277,7 @@ QUERIES = [
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory) -> Path:
     data = tmp_path_factory.mktemp("store") / "data"
-    code, _, err = _cli(
+    code, _, err = cli(
         "--data-dir", str(data), "ingest", str(SAMPLE_CHATS / "alps-hiking-trip.json")
     )
     assert code == 0, err
@@ -296,7 +286,7 @@ def ingested(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("query", QUERIES)
 def test_hostile_search_queries_work(ingested, query) -> None:
-    code, out, err = _cli("--data-dir", str(ingested), "search", query, "--json", "-k", "3")
+    code, out, err = cli("--data-dir", str(ingested), "search", query, "--json", "-k", "3")
     assert code == 0, err
     hits = json.loads(out)
     assert isinstance(hits, list) and len(hits) <= 3

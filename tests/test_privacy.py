@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import ipaddress
 import json
 import os
 import socket
 import stat
 from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 from conftest import SAMPLE_CHATS
 from fake_llm_server import FakeLLMServer, error
-
-from nemori_cli.cli.app import main
 
 KEY = "sk-nemori-privacy-test-0123456789abcdef"
 
@@ -30,14 +27,6 @@ def _restore_umask() -> Iterator[None]:
     os.umask(old)
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def _is_local(host: object) -> bool:
