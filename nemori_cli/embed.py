@@ -272,9 +272,11 @@ def _field(item: Any, name: str) -> Any:
 class CachedEmbedder:
     """Wraps an embedder so that no text is embedded twice in one run."""
 
-    def __init__(self, inner: Embedder, *, max_items: int = 200_000) -> None:
+    def __init__(self, inner: Embedder, *, max_items: int = 50_000) -> None:
         self.inner = inner
-        self.max_items = max_items  # 200k vectors of 384 floats: about 300 MB at most
+        # 50k vectors of 384 floats, about 75 MB: far more than one ingest batch embeds, and
+        # a bounded peak for an archive of any size
+        self.max_items = max_items
         self._cache: dict[str, np.ndarray] = {}
 
     @property

@@ -279,10 +279,9 @@ class IngestRun:
         """Finish extraction that an interrupted run left pending."""
         if not self.with_facts:
             return
-        pending = [
-            ep
-            for ep in self.memory.episodes(user=self.user_id)
-            if ep.extraction.get("status") == "pending"
+        table = self.memory.repo(self.user_id).episodes
+        pending = [  # parse only the lines that can be pending, not the whole archive
+            ep for ep in table.mentioning(["pending"]) if ep.extraction.get("status") == "pending"
         ]
         if pending:
             self.progress.note(f"resuming fact extraction for {len(pending)} pending episode(s)")

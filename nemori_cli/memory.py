@@ -352,10 +352,12 @@ class Memory:
 
         repo = self.repo(user)
         table = repo.episodes if kind == "episode" else repo.facts
-        records = list(table.all().values())
-        self.lexical(kind, user).rebuild(
-            [r.id for r in records], [lexical_text(r) for r in records]
-        )
+        ids: list[str] = []
+        texts: list[str] = []
+        for record in table.stream():  # one record parsed at a time: archives can be large
+            ids.append(record.id)
+            texts.append(lexical_text(record))
+        self.lexical(kind, user).rebuild(ids, texts)
 
     def reindex(self, user: str | None = None) -> dict[str, int]:
         """Rebuild every index of a user from the JSONL files."""

@@ -49,9 +49,7 @@ class LazyRecords(Mapping[str, R]):
     def mentioning(self, texts: Collection[str]) -> list[R]:
         """Parse only the records whose stored line contains one of these strings."""
         needles = [orjson.dumps(t) for t in texts]  # as they appear, JSON-quoted, in a line
-        return [
-            self[rid] for rid, line in self._lines.items() if any(n in line for n in needles)
-        ]
+        return [self[rid] for rid, line in self._lines.items() if any(n in line for n in needles)]
 
 
 class _Table(Generic[R]):
@@ -64,6 +62,8 @@ class _Table(Generic[R]):
         self._stamp: tuple[int, int] | None = None
         self._lazy: LazyRecords[R] | None = None
         self._lazy_stamp: tuple[int, int] | None = None
+        self._ids: set[str] | None = None
+        self._ids_stamp: tuple[int, int] | None = None
 
     def _current_stamp(self) -> tuple[int, int] | None:
         try:
@@ -81,6 +81,20 @@ class _Table(Generic[R]):
                 records[d["id"]] = self._parse(d)
             self._cache, self._stamp = records, self._current_stamp()
         return self._cache
+
+    def stream(self) -> Iterator[R]:
+        """Yield every record, parsing one line at a time and keeping none (for rebuilds)."""
+        table = (
+            self._cache
+            if self._cache is not None and self._stamp == self._current_stamp()
+            else None
+        )
+        if table is not None:
+            yield from table.values()
+            return
+        for line in self.file.read_lines():
+            if line.strip():
+                yield self._parse(orjson.loads(line))
 
     def get(self, record_id: str) -> R | None:
         return self.lookup().get(record_id)
@@ -107,21 +121,37 @@ class _Table(Generic[R]):
             self._lazy_stamp = stamp  # as before reading: a write meanwhile forces a reload
         return self._lazy
 
+    def ids(self) -> set[str]:
+        """The ids stored, found without parsing the records (reloaded when the file changed)."""
+        stamp = self._current_stamp()
+        if self._ids is None or stamp != self._ids_stamp:
+            self._ids, self._ids_stamp = set(self.file.index_lines()), stamp
+        return self._ids
+
     def upsert(self, records: Sequence[R]) -> None:
-        """Store records, replacing those with the same id."""
+        """Store records, replacing those with the same id (parsing none of the stored ones)."""
         if not records:
             return
-        existing = self.all()
-        if any(r.id in existing for r in records):
+        before = self._current_stamp()
+        cache_current = self._cache is not None and self._stamp == before
+        known = self.ids()
+        if any(r.id in known for r in records):
             self.file.upsert([r.to_dict() for r in records])
         else:
             self.file.append([r.to_dict() for r in records])
-        existing.update({r.id: r for r in records})
-        self._stamp = self._current_stamp()
+        after = self._current_stamp()
+        known.update(r.id for r in records)
+        self._ids_stamp = after
+        if cache_current and self._cache is not None:
+            self._cache.update({r.id: r for r in records})
+            self._stamp = after
+        else:
+            self._cache = None
 
     def delete(self, ids: Collection[str]) -> int:
         """Remove records by id; return how many were removed."""
         removed = self.file.delete_ids(ids)
+        self._ids = None
         if self._cache is not None:
             for i in ids:
                 self._cache.pop(i, None)
