@@ -190,7 +190,11 @@ class Memory:
         qvec = self.embedder.embed([query])[0]
         candidates: dict[Kind, list[Sequence[str]]] = {}
         # parsed on demand: a search reads a few hundred records, not the whole store
-        tables = {"episode": repo.episodes.lookup(), "fact": repo.facts.lookup()}
+        episodes: Mapping[str, Episode] = repo.episodes.lookup()
+        tables: dict[str, Mapping[str, Episode | Fact]] = {
+            "episode": episodes,
+            "fact": repo.facts.lookup(),
+        }
 
         def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
             out = []
@@ -199,7 +203,7 @@ class Memory:
                 if (
                     rec is not None
                     and accepts(rec, filters)
-                    and self._in_conversation(rec, conversation_id, tables["episode"])
+                    and self._in_conversation(rec, conversation_id, episodes)
                 ):
                     out.append(rid)
             return out
@@ -210,7 +214,6 @@ class Memory:
             vec = self.vectors(user).query(kd, qvec, pool, where=filters.vector_where(kd))
             lex = self.lexical(kd, user).query(query, pool)
             candidates[kd] = [admitted(kd, [r for r, _ in vec]), admitted(kd, [r for r, _ in lex])]
-        episodes = tables["episode"]
         hits = [
             to_hit(kd, tables[kd][rid], score, episodes.get)
             for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
@@ -376,10 +379,10 @@ class Memory:
                 vectors.upsert("episode", docs.ids, docs.vectors, docs.documents, docs.metadatas)
                 task.advance(len(chunk))
             for start in range(0, len(facts), 1024):
-                chunk = facts[start : start + 1024]
-                fdocs = fact_docs(chunk, self.embedder.embed([f.content for f in chunk]))
+                batch = facts[start : start + 1024]
+                fdocs = fact_docs(batch, self.embedder.embed([f.content for f in batch]))
                 vectors.upsert("fact", fdocs.ids, fdocs.vectors, fdocs.documents, fdocs.metadatas)
-                task.advance(len(chunk))
+                task.advance(len(batch))
             for kd in KINDS:
                 self._rebuild_lexical(kd, user)
             task.close()

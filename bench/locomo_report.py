@@ -1,0 +1,194 @@
+"""LoCoMo benchmark output: the stdout table, the docs/benchmarks.md section and the chart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
+
+START, END = "<!-- locomo:start -->", "<!-- locomo:end -->"
+GROUPS = ("overall", *CATEGORIES.values())
+SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
+LABELS = {
+    "nemori": "nemori",
+    "bm25": "raw turns, bm25",
+    "embed": "raw turns, embedder",
+    "hybrid": "raw turns, hybrid",
+}
+SPLIT_NAMES = {"tune": "samples 0-4 (tune)", "held_out": "samples 5-9 (held out)", "all": "all ten"}
+COMMAND = "/work/venv/bin/python bench/locomo.py"
+# levers measured on samples 0-4 only (evidence recall at 1000 words, offline, all categories)
+TUNING = [
+    "Levers measured on samples 0-4 (evidence recall at 1000 words): whole episodes 0.674;",
+    "focusing long episodes on 4 turns 0.775 (3 turns 0.751, 5 turns 0.768, two spans 0.762,",
+    "vectors only 0.723); reranking by each hit's own match 0.800; rarity-weighted query words",
+    "0.803; a length penalty 0.812. Kept at the defaults because they measured worse with",
+    "focusing: topic_shift_threshold 0.4 (0.792) and max_episode_messages 12 (0.780); reranking",
+    "50 or 80 fused hits instead of 30 (+0.000); moving an episode's span off turns a hit",
+    "above already shows (+0.002, but answer recall -0.008); lexical weight 0.8 or match",
+    "weight 2.5 (within 0.002).",
+]
+METRICS = (*(f"ev@{b}" for b in BUDGETS), *(f"ans@{b}" for b in BUDGETS), "hit@5", "hit@10")
+
+
+def _rows(split: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for group in GROUPS:
+        for s in SYSTEMS:
+            m = split[s].get(group)
+            if m is None:
+                continue
+            rows.append([group, s, str(m["n"]), *(f"{m.get(k, 0):.3f}" for k in METRICS)])
+    return rows
+
+
+def table(results: dict[str, Any]) -> str:
+    """Plain-text tables: retrieval per split, then fact extraction."""
+    head = ["group", "system", "n", *METRICS]
+    lines = []
+    for name, split in results["retrieval"].items():
+        lines.append(f"\n== retrieval, {SPLIT_NAMES[name]} ==")
+        rows = [head, *_rows(split)]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
+        lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
+    lines.append("\n== fact extraction vs LoCoMo observations ==")
+    for name, per in results["facts"].items():
+        for x, f in per.items():
+            rp = ", ".join(
+                f"R/P@{t} {f[f'recall@{t}']:.3f}/{f[f'precision@{t}']:.3f}" for t in THRESHOLDS
+            )
+            lines.append(
+                f"{SPLIT_NAMES[name]:24} {x:10} facts {f['extracted']:5} "
+                f"({f['per_100_turns']:.1f}/100 turns)  {rp}"
+            )
+    secs = results["seconds"]
+    lines.append(
+        f"\ningest {secs['ingest']:.1f} s (when built), search+score "
+        f"{secs['search_and_score']:.1f} s, this run {secs['total_this_run']:.1f} s"
+    )
+    return "\n".join(lines)
+
+
+def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return out + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The docs section (between the locomo markers)."""
+    r = results["retrieval"]
+    lines = [
+        START,
+        "## LoCoMo: retrieval and fact extraction (issue: memory quality)",
+        "",
+        f"`{COMMAND}` (about 3 minutes with a cached ingest, 6 from scratch; the chart needs",
+        "the `bench` extra, matplotlib) converts the 10 LoCoMo conversations (one nemori user",
+        "each, one conversation per session), ingests them offline through `Memory`, and runs",
+        f"`Memory.search(question, k={results['settings']['k']})` for every question of",
+        "categories 1-4. **Evidence recall at B words**: hits are taken in rank order while their",
+        "title + content fit in B words (stopping at the first that does not); recall is the",
+        "share of the question's evidence turns among the `message_ids` of the hits taken.",
+        "**Answer recall**: share of the gold answer's content words in the text taken.",
+        "Baselines, in the same run: raw turns (prefixed with session date and speaker) ranked by",
+        "bm25s, by the same embedder (int8 MiniLM), and by RRF of both. Samples 0-4 were used",
+        "for tuning; 5-9 are held out.",
+        "",
+        "![LoCoMo recall against budget](locomo.png)",
+        "",
+        "What search returns (`nemori_cli/focus.py`): the fused hits are reranked by their own",
+        "match (cosine of their best stored vector plus the rarity-weighted share of query words",
+        "they contain, minus a small penalty per 100 words); an episode longer than 8 messages is",
+        "cut to the 4 turns around its best-matching turn (title kept, a dated opening naming the",
+        "speakers, relative dates resolved), with `message_ids` restricted to those turns; a fact",
+        "whose turns an earlier hit already shows is dropped.",
+        "",
+        *TUNING,
+        "",
+    ]
+    for name in ("all", "tune", "held_out"):
+        if name not in r:
+            continue
+        lines += [f"### Evidence recall at 1000 words, {SPLIT_NAMES[name]}", ""]
+        head = ["system", *GROUPS]
+        rows = [
+            [LABELS[s], *(f"{r[name][s][g]['ev@1000']:.3f}" for g in GROUPS if g in r[name][s])]
+            for s in SYSTEMS
+        ]
+        lines += [*_md_table(head, rows), ""]
+    if "all" in r:
+        lines += ["### All metrics, all ten samples", ""]
+        head = ["group", "system", "n", *METRICS]
+        lines += [*_md_table(head, _rows(r["all"])), ""]
+    lines += ["### Fact extraction against LoCoMo's observation facts", ""]
+    lines += [
+        "Recall: share of gold facts that some extracted (current) fact matches with cosine at or",
+        "above the threshold under the local embedder; precision: share of extracted facts that",
+        "match some gold fact.",
+        "",
+    ]
+    head = ["split", "extractor", "facts", "per 100 turns"]
+    head += [f"R@{t}" for t in THRESHOLDS] + [f"P@{t}" for t in THRESHOLDS]
+    rows = []
+    for name, per in results["facts"].items():
+        for x, f in per.items():
+            rows.append(
+                [SPLIT_NAMES[name], x, str(f["extracted"]), f"{f['per_100_turns']:.1f}"]
+                + [f"{f[f'recall@{t}']:.3f}" for t in THRESHOLDS]
+                + [f"{f[f'precision@{t}']:.3f}" for t in THRESHOLDS]
+            )
+    lines += [*_md_table(head, rows), ""]
+    secs = results["seconds"]
+    lines += [
+        f"Ingest of all samples {secs['ingest']:.0f} s, search and scoring "
+        f"{secs['search_and_score']:.0f} s. Settings: `{_settings(results)}`.",
+        END,
+    ]
+    return "\n".join(lines)
+
+
+def _settings(results: dict[str, Any]) -> str:
+    s = {k: v for k, v in results["settings"].items() if k not in ("budgets", "samples")}
+    return ", ".join(f"{k}={v}" for k, v in s.items()) or "defaults"
+
+
+def write_docs(results: dict[str, Any], path: Path) -> None:
+    """Replace only the locomo section of docs/benchmarks.md."""
+    text = path.read_text()
+    if START not in text or END not in text:
+        text = text.rstrip() + f"\n\n{START}\n{END}\n"
+    before, rest = text.split(START, 1)
+    _, after = rest.split(END, 1)
+    path.write_text(before + markdown(results) + after)
+
+
+def chart(results: dict[str, Any], path: Path) -> None:
+    """Evidence recall against budget, nemori and each baseline, overall and per category."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    split = results["retrieval"].get("all") or next(iter(results["retrieval"].values()))
+    fig, axes = plt.subplots(1, len(GROUPS), figsize=(4 * len(GROUPS), 3.6), sharey=True)
+    styles = {"nemori": ("C3", "o", 2.5), "bm25": ("C0", "s", 1.2), "embed": ("C2", "^", 1.2),
+              "hybrid": ("C7", "D", 1.5)}
+    for ax, group in zip(axes, GROUPS, strict=True):
+        for s in SYSTEMS:
+            m = split[s].get(group)
+            if m is None:
+                continue
+            color, marker, width = styles[s]
+            ys = [m[f"ev@{b}"] for b in BUDGETS]
+            ax.plot(BUDGETS, ys, marker=marker, color=color, linewidth=width, label=LABELS[s])
+        ax.set_title(f"{group} (n={split['nemori'][group]['n']})")
+        ax.set_xticks(BUDGETS)
+        ax.set_xlabel("budget (words)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("evidence recall")
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.suptitle("LoCoMo evidence recall against word budget (all ten samples, offline)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

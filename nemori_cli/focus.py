@@ -1,0 +1,204 @@
+"""Focus a long episode hit on the turns that match the query.
+
+An answering model reads hits under a word budget: a 24-message episode spends it on turns
+that have nothing to do with the question. A focused hit keeps the episode's title, a dated
+opening that names the speakers, and only the best-matching turns (relative dates resolved);
+its message_ids are exactly those turns, so the hit stays honest about its sources.
+Turns are scored by the stored vectors of the episode's message windows (see indexing.py)
+and by the query words each turn contains.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.indexing import WINDOW_MESSAGES
+from nemori_cli.models import Episode, Message, SearchHit
+from nemori_cli.pipeline.dates import annotate_dates
+from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
+from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.rewrite import normalise_quotes
+from nemori_cli.pipeline.segment import embed_text
+
+if TYPE_CHECKING:
+    import numpy as np
+
+VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
+RRF_K = 60
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class FocusParams:
+    """How hard to focus: which episodes, how many turns, how words weigh against vectors."""
+
+    min_messages: int = 8  # episodes up to this long are returned whole
+    turns: int = 4  # turns kept around each anchor
+    before: int = 1  # of which, turns before the anchor
+    anchors: int = 1  # best turns to build spans around
+    length_penalty: float = 0.15  # per 100 words of title and content: short hits fit budgets
+    idf: bool = True  # weight query words by their rarity among the candidates
+    lexical_weight: float = 0.6  # share of query words in a turn or hit, against cosine
+    match_weight: float = 2.0  # a hit's own match against its fused rank
+
+
+DEFAULT = FocusParams()
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.cache
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return frozenset(STOPWORDS_EN)
+
+
+@functools.lru_cache(maxsize=50_000)
+def terms(text: str) -> frozenset[str]:
+    """Stemmed content words of a text."""
+    stop = _stopwords()
+    words = [w for w in _TOKEN.findall(text.lower()) if w not in stop and len(w) > 1]
+    return frozenset(_stemmer().stemWords(words))
+
+
+def term_weights(query: str, texts: Sequence[str]) -> dict[str, float]:
+    """Weight each query term by how rare it is among the candidates' texts.
+
+    A word that nearly every candidate contains (the other person's name in a chat between
+    two people) says little about which candidate answers.
+    """
+    qterms = terms(query)
+    bags = [terms(t) for t in texts]
+    n = len(bags)
+    return {t: math.log(1 + (n + 1) / (1 + sum(t in b for b in bags))) for t in qterms}
+
+
+def refine(
+    hits: Sequence[SearchHit],
+    episodes: Mapping[str, Episode],
+    query: str,
+    qvec: np.ndarray,
+    vectors_of: VectorsOf | None,
+    params: FocusParams | None = None,
+) -> list[SearchHit]:
+    """Focus long episodes, rerank every hit by how well its text matches, drop repeats.
+
+    The new order mixes the fused rank with the hit's own match (vector similarity of its
+    best document plus the share of query words it contains), which the fused rank of a long
+    episode cannot know; a fact whose turns an earlier hit already shows is left out.
+    """
+    import numpy as np
+
+    params = params or DEFAULT
+    q = np.asarray(qvec, dtype=np.float32)
+    ep_hits = [episodes[h.id] for h in hits if h.kind == "episode" and h.id in episodes]
+    spoken = {ep.id: [m for m in ep.messages if embed_text(m)] for ep in ep_hits}
+    if params.idf:
+        texts = [m.content for ms in spoken.values() for m in ms]
+        weights = term_weights(query, texts + [h.content for h in hits if h.kind == "fact"])
+    else:
+        weights = dict.fromkeys(terms(query), 1.0)
+    total = sum(weights.values())
+    wanted = [f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(spoken[ep.id]))]
+    fact_ids = [h.id for h in hits if h.kind == "fact"]
+    stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
+    stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
+
+    def sim(doc_id: str) -> float:
+        vec = stored.get(doc_id)
+        return float(np.asarray(vec, dtype=np.float32) @ q) if vec is not None else 0.0
+
+    def lexical(text: str) -> float:
+        return sum(weights[t] for t in terms(text) if t in weights) / total if total else 0.0
+
+    scored: list[tuple[float, SearchHit]] = []
+    for rank, h in enumerate(hits):
+        ep = episodes.get(h.id) if h.kind == "episode" else None
+        if ep is None:
+            match = sim(h.id)
+        else:
+            msgs = spoken[ep.id]
+            turn = [sim(_window_id(ep, i)) + params.lexical_weight * lexical(m.content)
+                    for i, m in enumerate(msgs)]
+            keep = list(range(len(msgs)))
+            if len(ep.messages) > params.min_messages and msgs:
+                keep = _spans(turn, params)
+                h = focused_hit(h, ep, [msgs[i] for i in keep])
+            match = max([sim(f"{ep.id}#0"), *(sim(_window_id(ep, i)) for i in keep)])
+        match += params.lexical_weight * lexical(h.content)
+        score = RRF_K / (RRF_K + rank) + params.match_weight * match
+        score -= params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100
+        scored.append((score, replace(h, score=score)))
+    scored.sort(key=lambda t: -t[0])
+    seen: set[str] = set()
+    out = []
+    for _, h in scored:
+        if h.kind == "fact" and h.message_ids and set(h.message_ids) <= seen:
+            continue
+        out.append(h)
+        seen.update(h.message_ids)
+    return out
+
+
+def _windows(spoken: Sequence[Message]) -> int:
+    return -(-len(spoken) // WINDOW_MESSAGES)
+
+
+def _window_id(ep: Episode, index: int) -> str:
+    """The vector document of the window holding the index-th non-empty message."""
+    return f"{ep.id}#{index // WINDOW_MESSAGES + 1}"
+
+
+def _spans(scores: Sequence[float], p: FocusParams) -> list[int]:
+    """Indexes to keep: a span of p.turns around each of the p.anchors best turns."""
+    n = len(scores)
+    keep: set[int] = set()
+    ranked = sorted(range(n), key=lambda i: -scores[i])
+    for anchor in ranked[: p.anchors]:
+        start = max(0, min(anchor - p.before, n - p.turns))
+        keep.update(range(start, min(n, start + p.turns)))
+    return sorted(keep)
+
+
+def focused_hit(hit: SearchHit, ep: Episode, messages: Sequence[Message]) -> SearchHit:
+    """The hit with its content made of these turns only, and their ids as message_ids."""
+    if len(messages) == len(ep.messages):
+        return hit
+    return replace(
+        hit,
+        content=excerpt(ep, messages),
+        message_ids=tuple(m.id for m in messages),
+        timestamp=messages[0].timestamp or hit.timestamp,
+    )
+
+
+def excerpt(ep: Episode, messages: Sequence[Message]) -> str:
+    """A dated excerpt that names each speaker; "[…]" marks skipped turns."""
+    when = messages[0].timestamp or ep.timestamp
+    people = list(dict.fromkeys(speaker_label(m) for m in messages))
+    who = people[0] if len(people) == 1 else f"{', '.join(people[:-1])} and {people[-1]}"
+    lines = [f"On {when:%A}, {when.day} {when:%B} {when.year}, {who}:" if when else f"{who}:"]
+    position = {m.id: i for i, m in enumerate(ep.messages)}
+    last = None
+    for m in messages:
+        if last is not None and position[m.id] > last + 1:
+            lines.append("[…]")
+        last = position[m.id]
+        text = " ".join(normalise_quotes(m.content).split())
+        cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
+        words = text.split()
+        if len(words) > cap:
+            text = " ".join(words[:cap]) + " […]"
+        lines.append(f"{speaker_label(m)}: {annotate_dates(text, m.timestamp or when)}")
+    return "\n".join(lines)

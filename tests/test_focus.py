@@ -1,0 +1,93 @@
+"""Focused search hits: a long episode shrinks to the turns that match, and says so honestly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from nemori_cli.focus import excerpt, refine
+from nemori_cli.models import Conversation, Fact, Message, utcnow
+from nemori_cli.pipeline.episodes import build_episode
+from nemori_cli.search import to_hit
+
+MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+FILLER = [
+    "How was your week, anything fun going on lately?",
+    "Work has been busy but fine, the usual meetings and emails.",
+    "The weather turned nice, finally some sun after all that rain.",
+    "I watched a documentary about octopuses, they are so clever.",
+]
+
+
+def long_episode(n: int = 16, conv: str = "s1", pottery: bool = True):  # type: ignore[no-untyped-def]
+    people = ("Caroline", "Melanie")
+    messages = []
+    for i in range(n):
+        text = FILLER[i % len(FILLER)]
+        if i == 9 and pottery:
+            text = "I went to a pottery workshop yesterday and made a bowl!"
+        messages.append(
+            Message(id=f"D1:{i + 1}", role="user", content=text, name=people[i % 2],
+                    timestamp=MAY8 + timedelta(minutes=i))
+        )
+    conversation = Conversation(id=conv, messages=tuple(messages))
+    return build_episode("u1", conversation, messages)
+
+
+def fact(content: str, message_ids: tuple[str, ...], ep_id: str) -> Fact:
+    return Fact(id=f"f-{content[:8]}", user_id="u1", content=content, category="experience",
+                source_episode_ids=(ep_id,), source_message_ids=message_ids, confidence=1.0,
+                created_at=utcnow(), valid_from=MAY8, extractor="offline")
+
+
+def no_vectors(kind: str, ids: object) -> dict[str, np.ndarray]:
+    return {}
+
+
+def hits_for(*records):  # type: ignore[no-untyped-def]
+    eps = {r.id: r for r in records if not isinstance(r, Fact)}
+    return [to_hit("fact" if isinstance(r, Fact) else "episode", r, 1.0, eps.get)
+            for r in records], eps
+
+
+def test_long_episode_is_cut_to_the_matching_turns_with_their_ids() -> None:
+    ep = long_episode()
+    hits, eps = hits_for(ep)
+    [hit] = refine(hits, eps, "pottery workshop", np.zeros(4), no_vectors)
+    assert "D1:10" in hit.message_ids
+    assert 0 < len(hit.message_ids) < len(ep.message_ids)
+    assert set(hit.message_ids) <= set(ep.message_ids)
+    kept = {m.id: m for m in ep.messages if m.id in hit.message_ids}
+    shown = {m.content for m in kept.values()}
+    for m in ep.messages:  # the content is made of exactly the turns it names
+        assert (m.content[:20] in hit.content) == (m.content in shown)
+    assert hit.title == ep.title
+
+
+def test_excerpt_stands_on_its_own_dated_with_speakers_and_resolved_dates() -> None:
+    ep = long_episode()
+    text = excerpt(ep, [ep.messages[9], ep.messages[12]])
+    assert text.startswith("On Monday, 8 May 2023, Melanie and Caroline:")
+    assert "Melanie: I went to a pottery workshop yesterday (7 May 2023)" in text
+    assert "[…]" in text  # skipped turns are marked
+
+
+def test_short_episode_is_returned_whole() -> None:
+    ep = long_episode(n=6)
+    hits, eps = hits_for(ep)
+    [hit] = refine(hits, eps, "pottery", np.zeros(4), no_vectors)
+    assert hit.message_ids == ep.message_ids
+    assert hit.content == ep.content
+
+
+def test_matching_hit_moves_up_and_a_fact_already_shown_is_dropped() -> None:
+    other = long_episode(conv="s2", pottery=False)
+    target = long_episode(conv="s3")
+    covered = fact("Melanie enjoys making things by hand", ("D1:10",), target.id)
+    hits, eps = hits_for(other, target, covered)
+    out = refine(hits, eps, "pottery workshop bowl", np.zeros(4), no_vectors)
+    assert out[0].id == target.id
+    assert "D1:10" in out[0].message_ids
+    assert covered.id not in [h.id for h in out]  # its turn is already shown above it
+    assert [h.id for h in out] == [target.id, other.id]
