@@ -13,6 +13,7 @@ from nemori_cli.pipeline.base import Extraction, Usage
 
 if TYPE_CHECKING:
     from nemori_cli.memory import Memory
+    from nemori_cli.progress import Task
 
 BATCH_CONVERSATIONS = 200  # conversations segmented and stored together
 COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
@@ -124,6 +125,15 @@ class IngestRun:
         self.summary = IngestSummary()
         self.progress = memory.progress
         self._touched_kinds: set[str] = set()
+        self._tasks: dict[str, Task] = {}
+
+    def _bar(self, description: str, more: int) -> Task:
+        """The run's one progress bar for a stage, its total grown by the work just found."""
+        if description not in self._tasks:
+            self._tasks[description] = self.progress.task(description, total=0)
+        task = self._tasks[description]
+        task.grow(more)
+        return task
 
     # --- reading ---------------------------------------------------------------------
 
@@ -223,7 +233,7 @@ class IngestRun:
 
         extractor = self.memory.extractor
         total = sum(len(c.messages) for c in conversations)
-        task = self.progress.task("Building episodes", total=total)
+        task = self._bar("Building episodes (messages)", total)
         episodes: list[Episode] = []
         status = "pending" if self.with_facts else "skipped"
         for conv in conversations:
@@ -231,7 +241,6 @@ class IngestRun:
                 ep = extractor.episode(self.user_id, conv, segment)
                 episodes.append(ep.with_extraction(extractor=extractor.name, status=status))
             task.advance(len(conv.messages))
-        task.close()
         take_usage = getattr(extractor, "take_segment_usage", None)
         if take_usage is not None:  # the LLM's segmentation calls
             self.summary.usage = self.summary.usage + take_usage()
@@ -305,7 +314,7 @@ class IngestRun:
         from nemori_cli.pipeline.pool import run_pool
 
         extractor = self.memory.extractor
-        task = self.progress.task("Extracting facts", total=len(episodes))
+        task = self._bar("Extracting facts (episodes)", len(episodes))
         done: list[Extraction] = []
 
         def work(ep: Episode) -> Extraction:
@@ -323,7 +332,6 @@ class IngestRun:
             run_pool(episodes, work, workers, on_done)
         finally:
             self._store_extractions(done)
-            task.close()
 
     def _related(self, episode: Episode) -> list[Fact]:
         """Stored facts related to an episode (for prediction-correction)."""
