@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role, obj
-from nemori_cli.importers.payload import BadRecord, JsonDoc
+from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
 from nemori_cli.models import Conversation, to_iso
@@ -34,13 +34,7 @@ def matches(doc: JsonDoc) -> bool:
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     """Yield each conversation's visible branch."""
-    for number, record in enumerate(doc.records(), 1):
-        if isinstance(record, BadRecord):
-            sink.skip(None, f"{record.where}: {record.reason}")
-            continue
-        if not isinstance(record, dict):
-            sink.skip(None, f"record {number} is not a conversation object")
-            continue
+    for record in object_records(doc, sink, "conversation"):
         conv_id = first_str(record, "conversation_id", "id")
         try:
             conv = _conversation(record, conv_id, sink)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nemori_cli.importers.base import Broken, Sink, Turn, dicts, first_str, normalize_role
-from nemori_cli.importers.payload import BadRecord, JsonDoc
+from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch
 from nemori_cli.models import Conversation, to_iso
@@ -34,13 +34,7 @@ def matches(doc: JsonDoc) -> bool:
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     """Yield each conversation, its messages' text blocks, artifacts and attachment text."""
-    for number, record in enumerate(doc.records(), 1):
-        if isinstance(record, BadRecord):
-            sink.skip(None, f"{record.where}: {record.reason}")
-            continue
-        if not isinstance(record, dict):
-            sink.skip(None, f"record {number} is not a conversation object")
-            continue
+    for record in object_records(doc, sink, "conversation"):
         conv_id = first_str(record, "uuid", "id")
         try:
             messages = record.get("chat_messages")

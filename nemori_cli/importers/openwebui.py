@@ -16,7 +16,7 @@ from nemori_cli.importers.base import (
     obj,
     text_of,
 )
-from nemori_cli.importers.payload import BadRecord, JsonDoc
+from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
 from nemori_cli.models import Conversation, to_iso
@@ -45,13 +45,7 @@ def matches(doc: JsonDoc) -> bool:
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     """Yield each chat along the branch that was on screen (currentId up to the root)."""
-    for number, record in enumerate(doc.records(), 1):
-        if isinstance(record, BadRecord):
-            sink.skip(None, f"{record.where}: {record.reason}")
-            continue
-        if not isinstance(record, dict):
-            sink.skip(None, f"record {number} is not a chat object")
-            continue
+    for record in object_records(doc, sink, "chat"):
         chat = obj(record.get("chat")) or record
         conv_id = first_str(record, "id") or first_str(chat, "id")
         try:

@@ -36,6 +36,17 @@ class BadRecord:
     reason: str
 
 
+def object_records(doc: JsonDoc, sink: Any, noun: str) -> Iterator[dict[str, Any]]:
+    """Yield the document's records that are objects; report the others to the sink."""
+    for number, record in enumerate(doc.records(), 1):
+        if isinstance(record, BadRecord):
+            sink.skip(None, f"{record.where}: {record.reason}")
+        elif not isinstance(record, dict):
+            sink.skip(None, f"record {number} is not a {noun} object")
+        else:
+            yield record
+
+
 @dataclass
 class JsonDoc:
     """A parsed JSON document: one object, an array of records, or JSONL lines."""
