@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -151,20 +152,27 @@ class IngestRun:
         repo = self.memory.repo(self.user_id)
         done_files, seen = repo.ingested()
         reading = self.progress.task("Reading files", total=len(files))
-        completed = False
-        try:
+        with self._running("ingest", started):
             for path in files:
                 self._ingest_file(path, format, strict, done_files, seen, open_source)
                 reading.advance()
             reading.close()
             self._resume_pending()
+        return self.summary
+
+    @contextlib.contextmanager
+    def _running(self, command: str, started: float) -> Iterator[None]:
+        """Finish a run: indexes up to date (clean only if it completed), time taken, and
+        on Ctrl-C an Interrupted that says what was saved."""
+        completed = False
+        try:
+            yield
             completed = True
         except KeyboardInterrupt:
-            raise Interrupted(self.summary, "ingest") from None
+            raise Interrupted(self.summary, command) from None
         finally:
             self._finish_indexes(clean=completed)
             self.summary.seconds = time.perf_counter() - started
-        return self.summary
 
     def _ingest_file(self, path, format, strict, done_files, seen, open_source) -> None:  # type: ignore[no-untyped-def]
         from nemori_cli.export import is_export
@@ -271,17 +279,10 @@ class IngestRun:
             if ep.extraction.get("status") != "done"
             or (redo and ep.extraction.get("extractor") != name)
         ]
-        completed = False
-        try:
+        with self._running("backfill", started):
             # a failed episode keeps its offline fallback facts until it is redone
             self._drop_foreign_facts(todo, name)
             self.extract(todo)
-            completed = True
-        except KeyboardInterrupt:
-            raise Interrupted(self.summary, "backfill") from None
-        finally:
-            self._finish_indexes(clean=completed)
-            self.summary.seconds = time.perf_counter() - started
         return self.summary
 
     def _resume_pending(self) -> None:
