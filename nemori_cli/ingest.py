@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -256,13 +256,13 @@ class IngestRun:
         with self.memory.writing(self.user_id) as repo:
             repo.episodes.upsert(episodes)
             repo.mark_ingested((c.id, [m.id for m in c.messages], c.source) for c in conversations)
+            self._touched_kinds.add("episode")
+            self.summary.conversations += len(conversations)
+            self.summary.messages += total
+            self.summary.episodes += len(episodes)
             self.memory.vectors(self.user_id).upsert(
                 "episode", docs.ids, docs.vectors, docs.documents, docs.metadatas
             )
-        self._touched_kinds.add("episode")
-        self.summary.conversations += len(conversations)
-        self.summary.messages += total
-        self.summary.episodes += len(episodes)
         if self.with_facts:
             self.extract(episodes)
 
@@ -379,12 +379,19 @@ class IngestRun:
                 base = updated.get(target_id) or stored.get(target_id)
                 if base is not None:
                     updated[target_id] = base.merged_with(dup)
+            changes = {k: v for r in results for k, v in r.superseded.items()}
+            if new and vectors is not None and memory.extractor.name == "offline":
+                changes.update(self._changed_values(new, vectors[keep], stored))
             superseded: list[Fact] = []
-            for r in results:
-                for old_id, new_id in r.superseded.items():
-                    old = updated.get(old_id) or stored.get(old_id)
-                    if old is not None and old.superseded_by is None:
-                        superseded.append(replace(old, superseded_by=new_id))
+            position = {f.id: i for i, f in enumerate(new)}
+            for old_id, new_id in changes.items():
+                if old_id in position:  # replaced by a newer fact of the same batch
+                    i = position[old_id]
+                    new[i] = replace(new[i], superseded_by=new_id)
+                    continue
+                old = updated.get(old_id) or stored.get(old_id)
+                if old is not None and old.superseded_by is None:
+                    superseded.append(replace(old, superseded_by=new_id))
             for f in superseded:
                 updated[f.id] = f
             repo.facts.upsert([*new, *updated.values()])
@@ -409,6 +416,31 @@ class IngestRun:
         self.summary.facts += len(new)
         self.summary.merged += len(merges)
         self.summary.superseded += len(superseded)
+
+    def _changed_values(
+        self, new: list[Fact], vectors: Any, stored: Mapping[str, Fact]
+    ) -> dict[str, str]:
+        """Stored facts that new ones replace offline (moved to another city, a new employer)."""
+        from nemori_cli.pipeline.facts import attribute, superseded_by
+
+        movers = [i for i, f in enumerate(new) if attribute(f) is not None]
+        if not movers:
+            return {}
+        fresh = [new[i] for i in movers]
+        known: list[Fact] = []
+        if stored:
+            hits = self.memory.vectors(self.user_id).query_many("fact", vectors[movers], 10)
+            known = [stored[rid] for found in hits for rid, _ in found if rid in stored]
+        # either may be the newer one: a resumed run can extract an old episode last
+        pairs = {**superseded_by(fresh, [*fresh, *known]), **superseded_by(known, fresh)}
+        when = {f.id: f.valid_from for f in [*fresh, *known]}
+        # only a strictly later statement replaces: two said at once ("moved to Lisbon, now
+        # living in Arroios") are both true
+        return {
+            old: newer
+            for old, newer in pairs.items()
+            if (a := when.get(old)) is not None and (b := when.get(newer)) is not None and a < b
+        }
 
     def _finish_indexes(self, *, clean: bool = True) -> None:
         """Rebuild the lexical indexes once for the run; mark them clean if the run completed.

@@ -160,3 +160,16 @@ def test_ingest_with_an_llm_over_http(
     assert len(facts[0].source_episode_ids) == summary["episodes"]  # merged, not repeated
     assert {e.title for e in mem.episodes()} == {"A planned hiking trip"}
     assert mem.stats()["llm_usage"]["calls"] >= summary["episodes"]
+
+
+def test_a_move_supersedes_where_the_user_lived_offline(data_dir: Path) -> None:
+    mem = Memory.open(data_dir=data_dir)
+    assert mem.ingest([str(SAMPLE_CHATS)]).superseded >= 1
+    berlin = [f for f in mem.facts() if "lives in Berlin" in f.content]
+    assert berlin and all(f.superseded_by for f in berlin)
+    newer = mem.fact(berlin[0].superseded_by or "")
+    assert "lives in" in newer.content and newer.valid_from > berlin[0].valid_from
+    hidden = {h.id for h in mem.search("where does the user live", kind="fact", k=50)}
+    assert berlin[0].id not in hidden and newer.id in hidden
+    shown = mem.search("where does the user live", kind="fact", k=50, include_superseded=True)
+    assert berlin[0].id in {h.id for h in shown}
