@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import NemoriError
-from nemori_cli.models import Conversation, Episode, Fact, to_iso
-from nemori_cli.pipeline.base import Extraction, Usage
+from nemori_cli.models import Conversation, Episode, Fact
+from nemori_cli.pipeline.base import Extraction
+from nemori_cli.run_summary import IngestSummary, Interrupted
 
 if TYPE_CHECKING:
     from nemori_cli.memory import Memory
@@ -18,102 +19,6 @@ if TYPE_CHECKING:
 
 BATCH_CONVERSATIONS = 200  # conversations segmented and stored together
 COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
-
-
-@dataclass
-class IngestSummary:
-    """What a run did, for the summary table and --json."""
-
-    files: int = 0
-    conversations: int = 0
-    messages: int = 0
-    episodes: int = 0
-    facts: int = 0
-    merged: int = 0
-    superseded: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
-    extraction_failed: int = 0
-    usage: Usage = Usage()
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "files": self.files,
-            "conversations": self.conversations,
-            "messages": self.messages,
-            "episodes": self.episodes,
-            "facts": self.facts,
-            "merged": self.merged,
-            "superseded": self.superseded,
-            "skipped": [{"what": w, "why": y} for w, y in self.skipped],
-            "failed": [{"what": w, "why": y} for w, y in self.failed],
-            "extraction_failed": self.extraction_failed,
-            "llm_calls": self.usage.calls,
-            "prompt_tokens": self.usage.prompt_tokens,
-            "completion_tokens": self.usage.completion_tokens,
-            "cost": self.usage.cost,
-            "seconds": round(self.seconds, 3),
-        }
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during an ingest or backfill; says what was saved and how to finish."""
-
-    def __init__(self, summary: IngestSummary, command: str) -> None:
-        self.summary = summary
-        rest = (
-            "run the same `nemori ingest` again to import the rest, and `nemori backfill` "
-            "to extract facts for episodes still pending"
-            if command == "ingest"
-            else "run `nemori backfill` again to finish"
-        )
-        super().__init__(
-            f"interrupted: {summary.episodes} episode(s) and {summary.facts} fact(s) from this "
-            f"run are saved; {rest}"
-        )
-
-
-def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
-    """Scan each file without storing anything; a file that cannot be read reports its error."""
-    from nemori_cli.export import is_export
-    from nemori_cli.importers import expand_paths, open_source, scan
-
-    reports: list[Any] = []
-    for path in paths:
-        try:
-            files = expand_paths([path])
-        except NemoriError as exc:
-            reports.append({"path": path, "error": str(exc)})
-            continue
-        for f in files:
-            try:
-                if is_export(f):
-                    reports.append(_scan_export(f))
-                    continue
-                reports.append(scan(open_source(f, format=format)))
-            except NemoriError as exc:
-                reports.append({"path": f, "error": str(exc)})
-    return reports
-
-
-def _scan_export(path: str) -> dict[str, Any]:
-    """Describe a nemori export the way scan() describes a chat file."""
-    from nemori_cli.export import read_export
-
-    _, episodes, facts = read_export(path)
-    times = sorted(e.timestamp for e in episodes if e.timestamp is not None)
-    return {
-        "path": path,
-        "format": "nemori-export",
-        "conversations": len({e.conversation_id for e in episodes}),
-        "messages": sum(len(e.message_ids) for e in episodes),
-        "episodes": len(episodes),
-        "facts": len(facts),
-        "first": to_iso(times[0]) if times else None,
-        "last": to_iso(times[-1]) if times else None,
-        "skipped": [],
-    }
 
 
 class IngestRun:

@@ -20,8 +20,8 @@ from nemori_cli.store.repository import Repository
 
 if TYPE_CHECKING:
     from nemori_cli.embed import Embedder
-    from nemori_cli.ingest import IngestSummary
     from nemori_cli.pipeline.base import Extractor
+    from nemori_cli.run_summary import IngestSummary
     from nemori_cli.store.lexical import LexicalIndex
     from nemori_cli.store.vectors import VectorIndex
 
@@ -150,7 +150,7 @@ class Memory:
 
     def dry_run(self, paths: Sequence[str], *, format: str | None = None) -> list[Any]:
         """Report what ingest would read from each file, writing nothing."""
-        from nemori_cli.ingest import scan_paths
+        from nemori_cli.dry_run import scan_paths
 
         return scan_paths(paths, format=format)
 

@@ -1,0 +1,62 @@
+"""What an ingest or backfill run did, and how it reports being interrupted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from nemori_cli.pipeline.base import Usage
+
+
+@dataclass
+class IngestSummary:
+    """What a run did, for the summary table and --json."""
+
+    files: int = 0
+    conversations: int = 0
+    messages: int = 0
+    episodes: int = 0
+    facts: int = 0
+    merged: int = 0
+    superseded: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
+    extraction_failed: int = 0
+    usage: Usage = Usage()
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "conversations": self.conversations,
+            "messages": self.messages,
+            "episodes": self.episodes,
+            "facts": self.facts,
+            "merged": self.merged,
+            "superseded": self.superseded,
+            "skipped": [{"what": w, "why": y} for w, y in self.skipped],
+            "failed": [{"what": w, "why": y} for w, y in self.failed],
+            "extraction_failed": self.extraction_failed,
+            "llm_calls": self.usage.calls,
+            "prompt_tokens": self.usage.prompt_tokens,
+            "completion_tokens": self.usage.completion_tokens,
+            "cost": self.usage.cost,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an ingest or backfill; says what was saved and how to finish."""
+
+    def __init__(self, summary: IngestSummary, command: str) -> None:
+        self.summary = summary
+        rest = (
+            "run the same `nemori ingest` again to import the rest, and `nemori backfill` "
+            "to extract facts for episodes still pending"
+            if command == "ingest"
+            else "run `nemori backfill` again to finish"
+        )
+        super().__init__(
+            f"interrupted: {summary.episodes} episode(s) and {summary.facts} fact(s) from this "
+            f"run are saved; {rest}"
+        )
