@@ -20,3 +20,10 @@ def test_ruff_finds_nothing() -> None:
     proc = subprocess.run([ruff, "check", "nemori_cli", "tests", "bench", "scripts"], cwd=REPO,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def test_mypy_finds_nothing() -> None:
+    mypy = str(Path(sys.executable).parent / "mypy")  # from the [test] extra, beside python
+    proc = subprocess.run([mypy, "nemori_cli"], cwd=REPO, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:]
