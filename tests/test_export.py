@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import cli
+from cli_runner import cli, ingest_sample_chats
 
 from nemori_cli.errors import ImportFormatError
 from nemori_cli.export import is_export, restore_file
@@ -32,16 +29,7 @@ def records(data: Path, user: str = "me") -> tuple[list[dict], list[dict]]:
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir with sample_chats/ ingested (episodes and facts)."""
     data = tmp_path_factory.mktemp("source") / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
-    env["NEMORI_CONFIG"] = str(data.parent / "no-config.toml")
-    proc = subprocess.run(
-        [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), "ingest",
-         str(SAMPLE_CHATS), "--json"],
-        capture_output=True, text=True, env=env, check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    summary = json.loads(proc.stdout)
-    assert summary["episodes"] >= 4 and summary["facts"] >= 5
+    ingest_sample_chats(data)
     return data
 
 
