@@ -44,8 +44,8 @@ def ingest(
             progress=progress, workers=workers, prediction_correction=prediction_correction
         )
         summary = memory.ingest(paths, format=format, strict=strict, facts=facts)
-    for what, why in summary.failed:
-        render.error(f"{what}: {why}" if not why.startswith(what) else why)
+    for _, why in summary.failed:
+        render.error(why)  # the importers' and stores' messages name the file themselves
     if as_json:
         render.print_json(summary.to_dict())
     else:
