@@ -94,7 +94,7 @@ def check_indexes(
     # After a crash or a repair of the files, a record's text may have changed under its id.
     rebuild = bool(leftovers or report.repaired)
     drifts = check_all(memory, user)
-    if repair and (rebuild or any(d.vectors_drift or d.lexical_drift for d in drifts)):
+    if repair and (rebuild or any(d.any for d in drifts)):
         tables: dict[str, dict[str, Episode] | dict[str, Fact]] = {
             "episode": repo.episodes.all(),
             "fact": repo.facts.all(),
@@ -102,10 +102,13 @@ def check_indexes(
         with memory.writing(user):
             for d in drifts:
                 report.repaired.extend(
-                    repair_drift(memory, user, d, tables[d.kind], lexical=rebuild)
+                    repair_drift(memory, user, d, tables[d.kind], rebuild=rebuild)
                 )
         drifts = check_all(memory, user)
-    if repair and not any(d.vectors_drift or d.lexical_drift for d in drifts):
+    if repair:
+        with memory.writing(user):
+            memory.vectors(user).settle()
+    if repair and not any(d.any for d in drifts):
         memory._clean(user)
         for path in leftovers:
             path.unlink(missing_ok=True)
@@ -146,18 +149,21 @@ def check_leftovers(memory: Memory, user: str, report: UserReport, *, repair: bo
 
 
 def check_stray_indexes(memory: Memory, report: UserReport, *, repair: bool) -> None:
-    """Lexical indexes of users that have no files any more (a deletion cut short)."""
-    root = memory.data_dir / "bm25"
-    if not root.is_dir():
-        return
+    """Lexical indexes and flat vector copies of users that have no files any more."""
     known = set(memory.users())
-    stray = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in known)
+    stray = sorted(
+        p
+        for root in (memory.data_dir / "bm25", memory.data_dir / "flat")
+        if root.is_dir()
+        for p in root.iterdir()
+        if p.is_dir() and p.name not in known
+    )
     if stray and repair:
         for path in stray:
             shutil.rmtree(path, ignore_errors=True)
-        report.repaired.append(f"removed the lexical indexes of {len(stray)} unknown user(s)")
+        report.repaired.append(f"removed the indexes of {len(stray)} unknown user folder(s)")
     elif stray:
-        report.add("indexes", [f"lexical indexes of unknown user(s): {stray[0]}"])
+        report.add("indexes", [f"indexes of unknown user(s): {stray[0]}"])
 
 
 def check_permissions(data_dir: Path, report: UserReport, *, repair: bool) -> None:

@@ -24,10 +24,15 @@ class Drift:
     lexical_missing: set[str] = field(default_factory=set)
     lexical_extra: set[str] = field(default_factory=set)
     lexical_duplicates: int = 0
+    copy: str | None = None  # how the flat copy of the vectors differs from Chroma
 
     @property
     def vectors_drift(self) -> bool:
         return bool(self.mismatch or self.missing or self.extra or self.stale)
+
+    @property
+    def any(self) -> bool:
+        return self.vectors_drift or self.lexical_drift or self.copy is not None
 
     @property
     def lexical_drift(self) -> bool:
@@ -43,6 +48,8 @@ class Drift:
                 f"{self.kind} vector index (Chroma): {_ids('missing', self.missing)}, "
                 f"{_ids('extra', self.extra)}, {_ids('out of date', self.stale)}"
             )
+        if self.copy and not self.mismatch:
+            out.append(f"{self.kind} vector index (flat copy for search): {self.copy}")
         if self.lexical_drift:
             out.append(
                 f"{self.kind} lexical index (bm25s): {_ids('missing', self.lexical_missing)}, "
@@ -94,8 +101,10 @@ def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) 
     if built != ours or dim != our_dim:
         drift.mismatch = f"built with {built} (dim {dim}) but nemori uses {ours} (dim {our_dim})"
     actual: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
-    for doc_id, (text, meta) in vectors.documents(kind).items():
+    documents = vectors.documents(kind)
+    for doc_id, (text, meta) in documents.items():
         actual.setdefault(str(meta.get("record_id", doc_id)), {})[doc_id] = (text, meta)
+    drift.copy = vectors.copy_problem(kind, documents.keys())
     expected = _expected_docs(kind, list(records.values()))
     drift.missing = set(expected) - set(actual)
     drift.extra = set(actual) - set(expected)
@@ -112,12 +121,12 @@ def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) 
 
 
 def repair_drift(
-    memory: Memory, user: str, drift: Drift, records: dict[str, Any], *, lexical: bool = False
+    memory: Memory, user: str, drift: Drift, records: dict[str, Any], *, rebuild: bool = False
 ) -> list[str]:
     """Bring one kind's indexes back in line with the JSONL, embedding only what is needed.
 
-    lexical=True rebuilds the lexical index even when its ids match: after a crash, a record's
-    text may have changed without its id changing.
+    rebuild=True rebuilds the lexical index and the flat copy of the vectors even when their ids
+    match: after a crash, a record's text may have changed without its id changing.
     """
     from nemori_cli.indexing import episode_docs, fact_docs
 
@@ -144,7 +153,11 @@ def repair_drift(
         done.append(
             f"{kind} vector index: indexed {len(todo)} record(s), removed {removed} stale one(s)"
         )
-    if drift.lexical_drift or lexical:
+    if drift.vectors_drift or drift.copy or rebuild:
+        vectors.rebuild_copy(kind)
+        if drift.copy:
+            done.append(f"{kind} vector index: rebuilt the flat copy from Chroma")
+    if drift.lexical_drift or rebuild:
         memory._rebuild_lexical(kind, user)
         done.append(f"{kind} lexical index: rebuilt from {len(records)} record(s)")
     return done
@@ -168,7 +181,7 @@ def repair_indexes(memory: Memory, user: str) -> list[str]:
             "fact": repo.facts.all(),
         }
         for drift in check_all(memory, user):
-            done.extend(repair_drift(memory, user, drift, tables[drift.kind], lexical=True))
+            done.extend(repair_drift(memory, user, drift, tables[drift.kind], rebuild=True))
         memory._clean(user)
         for path in leftovers:
             path.unlink(missing_ok=True)

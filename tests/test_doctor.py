@@ -85,7 +85,7 @@ def test_a_healthy_store_has_no_problems(store: Path) -> None:
     assert code == 0 and report["ok"] and report["users"][0]["user"] == "me"
 
 
-@pytest.mark.parametrize("index", ["chroma", "bm25"])
+@pytest.mark.parametrize("index", ["chroma", "bm25", "flat"])
 def test_deleted_index_is_found_and_repair_restores_identical_results(store, index) -> None:
     before = searches()
     remove(store / index)
@@ -95,6 +95,23 @@ def test_deleted_index_is_found_and_repair_restores_identical_results(store, ind
     assert code == 0 and report["ok"] and report["users"][0]["repaired"]
     assert searches() == before
     assert doctor()[0] == 0
+
+
+def test_searching_the_flat_copy_gives_what_chroma_gives(store: Path) -> None:
+    from_copy = searches()
+    remove(store / "flat")  # a store made before the copy existed: search asks Chroma
+    assert searches() == from_copy
+    assert doctor("--repair")[0] == 0 and (store / "flat" / "me" / "fact.json").exists()
+
+
+def test_a_copy_that_disagrees_with_chroma_is_found_and_rebuilt(store: Path) -> None:
+    before = searches()
+    log = store / "flat" / "me" / "fact-1.log"
+    log.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:-3]))
+    code, report = doctor()
+    assert code == 1 and any("flat copy" in p["detail"] for p in report["users"][0]["problems"])
+    assert doctor("--repair")[0] == 0
+    assert searches() == before and doctor()[0] == 0
 
 
 def test_bad_lines_and_duplicates_are_found_and_repaired(store: Path) -> None:

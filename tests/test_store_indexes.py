@@ -13,7 +13,12 @@ from chroma_server import chroma_server_url  # noqa: F401  (the chroma_url fixtu
 from nemori_cli.config import Settings
 from nemori_cli.errors import EmbeddingMismatch, StoreError
 from nemori_cli.store.lexical import LexicalIndex
-from nemori_cli.store.vectors import ChromaVectorIndex, collection_name, open_vector_index
+from nemori_cli.store.vectors import (
+    ChromaVectorIndex,
+    collection_name,
+    open_chroma,
+    open_vector_index,
+)
 
 DIM = 8
 
@@ -149,7 +154,7 @@ def test_another_model_or_dimension_is_detected_and_reset_fixes_it(
 
 
 def test_large_upserts_are_batched(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
-    ix = open_vector_index(settings, "me", FakeEmbedder())
+    ix = open_chroma(settings, "me", FakeEmbedder())
     monkeypatch.setattr(ix, "_batch", 7)  # as if the client allowed only 7 per call
     n = 50
     rng = np.random.default_rng(0)

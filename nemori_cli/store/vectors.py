@@ -6,7 +6,7 @@ import contextlib
 import functools
 import hashlib
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
@@ -60,6 +60,12 @@ class VectorIndex(Protocol):
     def reset(self, kind: str) -> None: ...
 
     def drop(self) -> None: ...
+
+    def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None: ...
+
+    def rebuild_copy(self, kind: str) -> None: ...
+
+    def settle(self) -> None: ...
 
 
 def collection_name(user_id: str, kind: str) -> str:
@@ -390,6 +396,39 @@ class ChromaVectorIndex:
             return {}
         return {str(i): v for i, v in zip(got["ids"], vectors, strict=True)}
 
+    def dump(self, kind: str) -> Iterator[tuple[list[str], np.ndarray, list[dict[str, Any]]]]:
+        """Yield every document of this kind as pages of (doc ids, vectors, metadatas)."""
+        import numpy as np
+
+        offset = 0
+        while True:
+            page = self._page(kind, offset)
+            ids = [str(i) for i in page["ids"]]
+            if ids:
+                vectors = np.asarray(page["embeddings"], dtype=np.float32)
+                yield ids, vectors, [dict(m or {}) for m in page["metadatas"]]
+            if len(ids) < _PAGE:
+                return
+            offset += _PAGE
+
+    @_guarded
+    def _page(self, kind: str, offset: int) -> Any:
+        coll = self._collection(kind, check=False)
+        return coll.get(include=["embeddings", "metadatas"], limit=_PAGE, offset=offset)
+
+    def check_model(self, kind: str) -> None:
+        """Raise EmbeddingMismatch when the kind's collection was built by another embedder."""
+        self._collection(kind)
+
+    def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None:
+        return None  # a Chroma server has no flat copy: it is a long-running process already
+
+    def rebuild_copy(self, kind: str) -> None:
+        return None
+
+    def settle(self) -> None:
+        return None  # deletes on a server are immediate
+
     @_guarded
     def count(self, kind: str) -> int:
         """Return the number of documents (vectors) of this kind."""
@@ -428,9 +467,24 @@ def _quiet_chroma() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def open_vector_index(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
-    """Open the user's vector index: embedded under data_dir/chroma, or on settings.chroma_url."""
+def open_vector_index(settings: Settings, user_id: str, embedder: Embedder) -> VectorIndex:
+    """Open the user's vector index: embedded under data_dir/chroma, or on settings.chroma_url.
+
+    Embedded Chroma comes with a flat copy of its vectors (store/mirrored.py), and chromadb is
+    imported only when a command needs Chroma itself.
+    """
     validate_user_id(user_id)
+    if settings.chroma_url is None:
+        from nemori_cli.store.flat import FlatVectors
+        from nemori_cli.store.mirrored import MirroredVectorIndex
+
+        flat = FlatVectors(settings.data_dir / "flat" / user_id)
+        return MirroredVectorIndex(flat, lambda: open_chroma(settings, user_id, embedder), embedder)
+    return open_chroma(settings, user_id, embedder)
+
+
+def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
+    """Open the user's Chroma collections: embedded under data_dir/chroma, or on the server."""
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 

@@ -1,0 +1,267 @@
+"""A flat, memory-mapped copy of a user's vectors, so a one-shot command can search without Chroma.
+
+`import chromadb` and loading its HNSW index cost a cold `nemori search` about a second; exact
+search over a memory-mapped float32 matrix costs milliseconds at personal-archive sizes. The copy
+is written beside every Chroma write (see store/mirrored.py) and is derived like every index:
+doctor checks it against Chroma and rebuilds it from there.
+
+Per user and kind, under <data_dir>/flat/<user>/:
+  <kind>.json        {"model", "dim", "gen"}: which generation is current, and what made it
+  <kind>-<gen>.f32   vector rows, appended
+  <kind>-<gen>.log   one JSON line per change, appended after its rows:
+                     ["+", row, doc_id, metadata] or ["-", next_row, record_id]
+  <kind>.pending     records deleted while Chroma was not open: Chroma drops them at its next
+                     write, and reads through Chroma leave them out until then
+Readers replay the log; a row is live while no later line replaces its doc or deletes its record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from nemori_cli.store.jsonl import FILE_MODE, ensure_private_dir
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Where = Callable[[dict[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class Header:
+    """What made the current generation of one kind's copy."""
+
+    model: str
+    dim: int
+    gen: int
+
+
+class FlatView:
+    """One kind's live vectors as read at one moment: exact cosine search over them."""
+
+    def __init__(self, matrix: np.ndarray, docs: dict[str, int], metas: dict[int, Any]) -> None:
+        import numpy as np
+
+        self.matrix = matrix  # every row written, live or not (memory-mapped)
+        self.docs = docs  # live doc id -> row
+        self.metas = metas  # live row -> metadata
+        self.live = np.zeros(len(matrix), dtype=bool)
+        self.live[list(docs.values())] = True
+
+    def query(self, vector: np.ndarray, k: int, where: Where | None) -> list[tuple[str, float]]:
+        """Up to k (record_id, cosine), best first, one per record, among rows that pass where."""
+        import numpy as np
+
+        if k <= 0 or not self.docs:
+            return []
+        sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        sims[~self.live] = -np.inf
+        best: dict[str, float] = {}
+        for row in np.argsort(-sims, kind="stable"):
+            if sims[row] == -np.inf:
+                break
+            meta = self.metas[int(row)]
+            if where is not None and not where(meta):
+                continue
+            rid = str(meta["record_id"])
+            if rid not in best:
+                best[rid] = float(sims[row])
+                if len(best) >= k:
+                    break
+        return list(best.items())
+
+    def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        return {d: np.array(self.matrix[self.docs[d]]) for d in doc_ids if d in self.docs}
+
+    def record_ids(self) -> set[str]:
+        return {str(self.metas[row]["record_id"]) for row in self.docs.values()}
+
+
+class FlatVectors:
+    """The flat copy of one user's vectors (both kinds), under <data_dir>/flat/<user>."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    # --- reading ------------------------------------------------------------------------
+
+    def header(self, kind: str) -> Header | None:
+        try:
+            raw = orjson.loads((self.folder / f"{kind}.json").read_bytes())
+            return Header(str(raw["model"]), int(raw["dim"]), int(raw["gen"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def rows(self, kind: str, head: Header) -> int:
+        """Rows written to the current generation, live or not (what a search multiplies)."""
+        try:
+            return os.path.getsize(self._file(kind, head.gen, "f32")) // (4 * head.dim)
+        except OSError:
+            return 0
+
+    def log_size(self, kind: str, head: Header) -> int:
+        """Bytes in the current generation's log: it grows with every change."""
+        try:
+            return os.path.getsize(self._file(kind, head.gen, "log"))
+        except OSError:
+            return -1
+
+    def view(self, kind: str, head: Header) -> FlatView | None:
+        """Replay the current generation; None when its files are missing or disagree."""
+        import numpy as np
+
+        try:
+            log = self._file(kind, head.gen, "log").read_bytes()
+            path = self._file(kind, head.gen, "f32")
+            rows = path.stat().st_size // (4 * head.dim)  # a row cut short by a crash is left out
+            matrix = (
+                np.memmap(path, dtype=np.float32, mode="r", shape=(rows, head.dim))
+                if rows
+                else np.zeros((0, head.dim), dtype=np.float32)
+            )
+        except (OSError, ValueError):
+            return None
+        docs: dict[str, int] = {}
+        metas: dict[int, Any] = {}
+        of_record: dict[str, list[str]] = {}
+        for line in log.split(b"\n"):
+            if not line:
+                continue
+            try:
+                entry = orjson.loads(line)
+            except orjson.JSONDecodeError:  # a line cut short by a crash: the last one
+                break
+            if entry[0] == "+":
+                _, row, doc, meta = entry
+                if row >= rows:
+                    return None
+                old = docs.get(doc)
+                if old is not None:
+                    metas.pop(old, None)
+                docs[doc] = row
+                metas[row] = meta
+                of_record.setdefault(str(meta["record_id"]), []).append(doc)
+            else:
+                for doc in of_record.pop(entry[2], ()):
+                    row = docs.pop(doc, None)
+                    if row is not None:
+                        metas.pop(row, None)
+        return FlatView(matrix, docs, metas)
+
+    # --- writing (callers hold the user's write lock) ------------------------------------
+
+    def append(
+        self,
+        kind: str,
+        head: Header,
+        doc_ids: Sequence[str],
+        vectors: np.ndarray,
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None:
+        """Add rows (replacing documents with the same id)."""
+        import numpy as np
+
+        start = self._next_row(kind, head)
+        matrix = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(doc_ids), head.dim)
+        with self._file(kind, head.gen, "f32").open("r+b") as fh:
+            fh.truncate(start * 4 * head.dim)  # rows a crash left without a log line
+            fh.seek(0, os.SEEK_END)
+            fh.write(matrix.tobytes())
+        lines = [
+            orjson.dumps(["+", start + i, d, m]) + b"\n"
+            for i, (d, m) in enumerate(zip(doc_ids, metadatas, strict=True))
+        ]
+        self._log(kind, head, lines)
+
+    def delete(self, kind: str, head: Header, record_ids: Iterable[str]) -> None:
+        """Drop every document of these records."""
+        nxt = self._next_row(kind, head)
+        self._log(kind, head, [orjson.dumps(["-", nxt, r]) + b"\n" for r in record_ids])
+
+    def start(
+        self,
+        kind: str,
+        model: str,
+        dim: int,
+        batches: Iterable[tuple[Sequence[str], np.ndarray, Sequence[dict[str, Any]]]] = (),
+    ) -> Header:
+        """Begin a new generation holding these batches, make it current, drop the old one."""
+        ensure_private_dir(self.folder)
+        old = self.header(kind)
+        head = Header(model, dim, (old.gen + 1) if old else 1)
+        for ext in ("f32", "log"):
+            self._file(kind, head.gen, ext).write_bytes(b"")
+            os.chmod(self._file(kind, head.gen, ext), FILE_MODE)
+        for doc_ids, vectors, metas in batches:
+            self.append(kind, head, doc_ids, vectors, metas)
+        body = {"model": model, "dim": dim, "gen": head.gen}
+        tmp = self.folder / f"{kind}.json.tmp"
+        tmp.write_bytes(orjson.dumps(body))
+        os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, self.folder / f"{kind}.json")
+        if old:
+            for ext in ("f32", "log"):
+                self._file(kind, old.gen, ext).unlink(missing_ok=True)
+        return head
+
+    def pending(self, kind: str) -> set[str]:
+        """Records deleted here whose Chroma documents wait for Chroma's next write."""
+        try:
+            return set(filter(None, self._pending_file(kind).read_text("utf-8").splitlines()))
+        except FileNotFoundError:
+            return set()
+
+    def add_pending(self, kind: str, record_ids: Iterable[str]) -> None:
+        ensure_private_dir(self.folder)
+        with self._pending_file(kind).open("a", encoding="utf-8") as fh:
+            fh.write("".join(f"{r}\n" for r in record_ids))
+
+    def clear_pending(self, kind: str) -> None:
+        self._pending_file(kind).unlink(missing_ok=True)
+
+    def drop(self) -> None:
+        """Delete the whole copy (the user is being deleted)."""
+        if self.folder.is_dir():
+            for path in self.folder.iterdir():
+                path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                self.folder.rmdir()
+
+    def _pending_file(self, kind: str) -> Path:
+        return self.folder / f"{kind}.pending"
+
+    def _file(self, kind: str, gen: int, ext: str) -> Path:
+        return self.folder / f"{kind}-{gen}.{ext}"
+
+    def _log(self, kind: str, head: Header, lines: list[bytes]) -> None:
+        with self._file(kind, head.gen, "log").open("ab") as fh:
+            fh.write(b"".join(lines))
+
+    def _next_row(self, kind: str, head: Header) -> int:
+        """The row the next append writes: what the last complete log line says."""
+        path = self._file(kind, head.gen, "log")
+        with path.open("r+b") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            tail = b""
+            while size and b"\n" not in tail[:-1]:
+                step = min(size, 4096)
+                size -= step
+                fh.seek(size)
+                tail = fh.read(step) + tail
+            end = tail.rfind(b"\n") + 1
+            if end < len(tail):  # a line cut short by a crash: drop it
+                fh.truncate(size + end)
+            lines = tail[:end].splitlines()
+        if not lines:
+            return 0
+        entry = orjson.loads(lines[-1])
+        return int(entry[1]) + 1 if entry[0] == "+" else int(entry[1])

@@ -1,0 +1,215 @@
+"""The embedded vector index: Chroma, plus a flat copy that one-shot readers search instead.
+
+Every write goes to Chroma and then to the flat copy (store/flat.py), under the user's write
+lock. A process that has written nothing (a `nemori search`, the MCP server between ingests)
+searches the copy exactly, without importing chromadb, as long as a kind has at most
+FLAT_MAX_ROWS rows; past that, Chroma's HNSW index answers faster than reading every row.
+A crash between the two writes leaves a dirty marker, and the repair rebuilds the copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.store.flat import FlatVectors, FlatView, Header
+from nemori_cli.store.vectors import KINDS, _can_match, _chroma_where, _matches
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from nemori_cli.embed import Embedder
+    from nemori_cli.store.vectors import ChromaVectorIndex
+
+# Exact search multiplies every row: 60k rows x 384 floats is ~6 ms; HNSW stays ~5 ms at 100k+.
+FLAT_MAX_ROWS = 60_000
+
+
+class MirroredVectorIndex:
+    """A VectorIndex on embedded Chroma whose reads use the flat copy while it is current."""
+
+    def __init__(
+        self, flat: FlatVectors, open_chroma: Callable[[], ChromaVectorIndex], embedder: Embedder
+    ) -> None:
+        self.flat = flat
+        self._open_chroma = open_chroma
+        self._chroma: ChromaVectorIndex | None = None
+        self._model = (embedder.model_id, int(embedder.dim))
+        self._wrote = False
+        self._views: dict[str, tuple[tuple[int, int], FlatView | None]] = {}
+        self._heads: dict[str, Header] = {}
+        self._flushed = False  # deletes waiting for Chroma were carried out by this process
+
+    @property
+    def chroma(self) -> ChromaVectorIndex:
+        if self._chroma is None:
+            self._chroma = self._open_chroma()
+        return self._chroma
+
+    @property
+    def client(self) -> Any:
+        return self.chroma.client
+
+    @property
+    def location(self) -> str:
+        return self.chroma.location
+
+    # --- reads --------------------------------------------------------------------------
+
+    def _view(self, kind: str) -> FlatView | None:
+        """The copy to search, or None: after this process wrote, or when it is absent or big.
+
+        Reloaded when another process has written since (a long-running MCP server sees new
+        memories as a search run afterwards would).
+        """
+        if self._wrote:
+            return None
+        head = self.flat.header(kind)
+        if head is None or (head.model, head.dim) != self._model:
+            return None
+        stamp = (head.gen, self.flat.log_size(kind, head))
+        cached = self._views.get(kind)
+        if cached is None or cached[0] != stamp:
+            fits = self.flat.rows(kind, head) <= FLAT_MAX_ROWS
+            cached = (stamp, self.flat.view(kind, head) if fits else None)
+            self._views[kind] = cached
+        return cached[1]
+
+    def query(
+        self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        view = self._view(kind)
+        clause = _chroma_where(where)
+        if view is None or (clause is not None and not _can_match(clause)):
+            return self._unpended(kind, [self.chroma.query(kind, embedding, k, where)])[0]
+        return view.query(embedding, k, None if clause is None else lambda m: _matches(m, clause))
+
+    def query_many(
+        self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[list[tuple[str, float]]]:
+        if self._view(kind) is None:
+            return self._unpended(kind, self.chroma.query_many(kind, embeddings, k, where))
+        return [self.query(kind, row, k, where) for row in embeddings]
+
+    def _unpended(
+        self, kind: str, results: list[list[tuple[str, float]]]
+    ) -> list[list[tuple[str, float]]]:
+        gone = self.flat.pending(kind)
+        return [[h for h in hits if h[0] not in gone] for hits in results] if gone else results
+
+    def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        view = self._view(kind)
+        return self.chroma.embeddings(kind, doc_ids) if view is None else view.embeddings(doc_ids)
+
+    def record_ids(self, kind: str) -> set[str]:
+        return self.chroma.record_ids(kind) - self.flat.pending(kind)
+
+    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
+        gone = self.flat.pending(kind)
+        docs = self.chroma.documents(kind)
+        return {d: v for d, v in docs.items() if str(v[1].get("record_id", d)) not in gone}
+
+    def built_with(self, kind: str) -> tuple[str | None, int | None]:
+        return self.chroma.built_with(kind)
+
+    def count(self, kind: str) -> int:
+        return len(self.documents(kind)) if self.flat.pending(kind) else self.chroma.count(kind)
+
+    # --- writes (under the user's write lock) --------------------------------------------
+
+    @property
+    def _writable(self) -> ChromaVectorIndex:
+        """Chroma for writing: first carry out the deletes that waited for it."""
+        chroma = self.chroma
+        if not self._flushed:
+            for kd in KINDS:
+                gone = self.flat.pending(kd)
+                if gone:
+                    chroma.delete(kd, gone)
+                    self.flat.clear_pending(kd)
+            self._flushed = True
+        return chroma
+
+    def _ready(self, kind: str) -> Header:
+        """The kind's current generation; on a first write, every kind's copy is made current."""
+        self._wrote = True
+        if kind not in self._heads:
+            for kd in KINDS:  # both, so that a reader never finds one kind without a copy
+                head = self.flat.header(kd)
+                if head is None or (head.model, head.dim) != self._model:
+                    self._writable.check_model(kd)  # copy nothing built by another embedder
+                    head = self._copy_from_chroma(kd)
+                self._heads[kd] = head
+        return self._heads[kind]
+
+    def _copy_from_chroma(self, kind: str) -> Header:
+        head = self.flat.start(kind, *self._model, self._writable.dump(kind))
+        self._heads[kind] = head
+        return head
+
+    def upsert(
+        self,
+        kind: str,
+        doc_ids: Sequence[str],
+        embeddings: np.ndarray,
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None:
+        head = self._ready(kind)
+        self._writable.upsert(kind, doc_ids, embeddings, documents, metadatas)
+        if len(doc_ids):
+            self.flat.append(kind, head, doc_ids, embeddings, metadatas)
+
+    def delete(self, kind: str, record_ids: Collection[str]) -> None:
+        """Delete from the copy at once, and from Chroma now if it is open, else at its next write.
+
+        `nemori facts delete` then needs no chromadb import (a second of a one-second command);
+        every read through Chroma leaves the waiting records out meanwhile.
+        """
+        ids = list(dict.fromkeys(record_ids))
+        head = self._ready(kind)
+        if self._chroma is None:
+            self.flat.add_pending(kind, ids)
+        else:
+            self._writable.delete(kind, ids)
+        self.flat.delete(kind, head, ids)
+
+    def settle(self) -> None:
+        """Carry out the deletes that wait for Chroma now (doctor --repair)."""
+        if any(self.flat.pending(kd) for kd in KINDS):
+            self._wrote = True
+            self._writable  # noqa: B018  (the property does it)
+
+    def reset(self, kind: str) -> None:
+        self._wrote = True
+        self._writable.reset(kind)
+        self._heads[kind] = self.flat.start(kind, *self._model)
+
+    def drop(self) -> None:
+        self._wrote = True
+        self.chroma.drop()
+        self.flat.drop()
+        self._heads.clear()
+
+    # --- the copy itself (doctor) --------------------------------------------------------
+
+    def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None:
+        """How the flat copy differs from Chroma's documents, or None when it matches."""
+        head = self.flat.header(kind)
+        if head is None:
+            return "missing" if chroma_doc_ids else None
+        if (head.model, head.dim) != self._model:
+            return f"built with {head.model} (dim {head.dim})"
+        view = self.flat.view(kind, head)
+        if view is None:
+            return "unreadable"
+        missing = set(chroma_doc_ids) - set(view.docs)
+        extra = set(view.docs) - set(chroma_doc_ids)
+        if missing or extra:
+            return f"{len(missing)} document(s) missing, {len(extra)} extra"
+        return None
+
+    def rebuild_copy(self, kind: str) -> None:
+        """Copy Chroma's documents of this kind into a fresh generation of the flat copy."""
+        self._wrote = True
+        self._copy_from_chroma(kind)
