@@ -222,12 +222,27 @@ def cached_store(n: int, *, rebuild: bool = False) -> Path:
     folder = CACHE_ROOT / f"{LAYOUT_VERSION}-{n}"
     done = folder / "BUILT"
     if done.exists() and not rebuild:
+        if not (folder / "data" / "flat").exists():  # built before the flat copy existed
+            _add_flat_copy(folder / "data")
         return folder / "data"
     shutil.rmtree(folder, ignore_errors=True)
     (folder / "data").mkdir(parents=True)
     timings = build(folder / "data", n)
     done.write_text(json.dumps(timings))
     return folder / "data"
+
+
+def _add_flat_copy(data_dir: Path) -> None:
+    """Copy a cached store's vectors into the flat copy that new stores get as they are built."""
+    from nemori_cli.embed import LOCAL_MODEL_ID
+    from nemori_cli.memory import Memory
+
+    memory = Memory.open(data_dir=data_dir, user=USER)
+    memory.__dict__["embedder"] = HashEmbedder(LOCAL_MODEL_ID)
+    with memory.writing(USER):
+        for kind in ("episode", "fact"):
+            memory.vectors(USER).rebuild_copy(kind)
+    memory._clean(USER)
 
 
 def copy_store(n: int, target: Path) -> Path:

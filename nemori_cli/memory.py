@@ -211,7 +211,10 @@ class Memory:
         for kd in kinds:
             if not tables[kd]:
                 continue
-            vec = self.vectors(user).query(kd, qvec, pool, where=filters.vector_where(kd))
+            # admitted() re-checks every filter; the vector index is asked to filter only when
+            # the filters may drop many (superseded facts are few, and metadata costs Chroma)
+            where = filters.vector_where(kd) if filters.narrowing else None
+            vec = self.vectors(user).query(kd, qvec, pool, where=where)
             lex = self.lexical(kd, user).query(query, pool)
             candidates[kd] = [admitted(kd, [r for r, _ in vec]), admitted(kd, [r for r, _ in lex])]
         hits = [

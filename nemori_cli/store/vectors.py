@@ -113,16 +113,23 @@ def _chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
 
+def record_of(doc_id: str) -> str:
+    """The record a vector document belongs to: ids are "<record id>" or "<record id>#<n>"."""
+    return doc_id.rsplit("#", 1)[0]
+
+
 def _best_per_record(
-    metas: Sequence[Any], dists: Sequence[float], keep: dict[str, Any] | None
+    ids: Sequence[str],
+    dists: Sequence[float],
+    metas: Sequence[Any] | None,
+    keep: dict[str, Any] | None,
 ) -> dict[str, float]:
     """Record id -> similarity of its best document (results come best first)."""
     best: dict[str, float] = {}
-    for meta, dist in zip(metas, dists, strict=True):
-        meta = meta or {}
-        if keep is not None and not _matches(meta, keep):
+    for i, (doc_id, dist) in enumerate(zip(ids, dists, strict=True)):
+        if keep is not None and not _matches((metas[i] if metas else None) or {}, keep):
             continue
-        rid = str(meta.get("record_id"))
+        rid = record_of(str(doc_id))
         if rid not in best:
             best[rid] = 1.0 - float(dist)
     return best
@@ -300,16 +307,16 @@ class ChromaVectorIndex:
     ) -> list[tuple[str, float]] | None:
         """Best k records, widening the search as needed; None once past max_want."""
         want = max(k * 2, k + 8)
+        # metadata costs most of a query at 100k documents: fetch it only to filter on it
+        include = ["metadatas", "distances"] if keep is not None else ["distances"]
         while True:
             result = coll.query(
-                query_embeddings=vector,
-                n_results=want,
-                where=where,
-                include=["metadatas", "distances"],
+                query_embeddings=vector, n_results=want, where=where, include=include
             )
-            metas, dists = result["metadatas"][0], result["distances"][0]
-            best = _best_per_record(metas, dists, keep)
-            if len(best) >= k or len(metas) < want:  # enough, or the whole collection seen
+            ids, dists = result["ids"][0], result["distances"][0]
+            metas = result["metadatas"][0] if keep is not None else None
+            best = _best_per_record(ids, dists, metas, keep)
+            if len(best) >= k or len(ids) < want:  # enough, or the whole collection seen
                 return list(best.items())[:k]
             if max_want is not None and want >= max_want:
                 return None
@@ -331,14 +338,12 @@ class ChromaVectorIndex:
             query_embeddings=vectors,
             n_results=want,
             where=_chroma_where(where),
-            include=["metadatas", "distances"],
+            include=["distances"],
         )
         out: list[list[tuple[str, float]]] = []
-        for row, (metas, dists) in enumerate(
-            zip(result["metadatas"], result["distances"], strict=True)
-        ):
-            best = _best_per_record(metas, dists, None)
-            if len(best) >= k or len(metas) < want:
+        for row, (ids, dists) in enumerate(zip(result["ids"], result["distances"], strict=True)):
+            best = _best_per_record(ids, dists, None, None)
+            if len(best) >= k or len(ids) < want:
                 out.append(list(best.items())[:k])
             else:  # records with many documents crowded this one out: widen as query() does
                 out.append(self.query(kind, vectors[row], k, where))
