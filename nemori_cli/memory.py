@@ -187,14 +187,20 @@ class Memory:
             return []
         self._ensure_indexes(user)
         pool = max(50, 3 * k) * (4 if filters.narrowing else 1)
-        qvec = self.embedder.embed([query])[0]
-        candidates: dict[Kind, list[Sequence[str]]] = {}
-        # parsed on demand: a search reads a few hundred records, not the whole store
-        episodes: Mapping[str, Episode] = repo.episodes.lookup()
-        tables: dict[str, Mapping[str, Episode | Fact]] = {
-            "episode": episodes,
-            "fact": repo.facts.lookup(),
-        }
+        from concurrent.futures import ThreadPoolExecutor
+
+        # A cold model takes ~0.3 s to load: embed the query while the other indexes load.
+        with ThreadPoolExecutor(max_workers=1) as background:
+            embedding = background.submit(self.embedder.embed, [query])
+            # parsed on demand: a search reads a few hundred records, not the whole store
+            episodes: Mapping[str, Episode] = repo.episodes.lookup()
+            tables: dict[str, Mapping[str, Episode | Fact]] = {
+                "episode": episodes,
+                "fact": repo.facts.lookup(),
+            }
+            kinds = tuple(kd for kd in kinds if tables[kd])
+            lexical = {kd: self.lexical(kd, user).query(query, pool) for kd in kinds}
+            qvec = embedding.result()[0]
 
         def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
             out = []
@@ -208,15 +214,16 @@ class Memory:
                     out.append(rid)
             return out
 
+        candidates: dict[Kind, list[Sequence[str]]] = {}
         for kd in kinds:
-            if not tables[kd]:
-                continue
             # admitted() re-checks every filter; the vector index is asked to filter only when
             # the filters may drop many (superseded facts are few, and metadata costs Chroma)
             where = filters.vector_where(kd) if filters.narrowing else None
             vec = self.vectors(user).query(kd, qvec, pool, where=where)
-            lex = self.lexical(kd, user).query(query, pool)
-            candidates[kd] = [admitted(kd, [r for r, _ in vec]), admitted(kd, [r for r, _ in lex])]
+            candidates[kd] = [
+                admitted(kd, [r for r, _ in vec]),
+                admitted(kd, [r for r, _ in lexical[kd]]),
+            ]
         hits = [
             to_hit(kd, tables[kd][rid], score, episodes.get)
             for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
