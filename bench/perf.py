@@ -43,26 +43,24 @@ WHY = {
     "facts_list": "Process start with Typer and rich (about 0.25 s) plus parsing every fact; "
     "listings over 500 rows now print as plain aligned text (rich renders about 1 ms a row). "
     "What would help: stream --json straight from the JSONL lines, a lighter CLI import.",
-    "cold_search": "`import chromadb` alone takes 0.9-1.5 s here (it pulls in opentelemetry, "
-    "grpc, httpx, pydantic), the onnxruntime session 0.3-0.5 s and the first Chroma query "
-    "loads the HNSW index; JSONL records are no longer parsed for a search (only the few "
-    "hundred candidates are). What would get there: a read-only copy of the vectors "
-    "(memory-mapped numpy, exact search) used by the CLI without importing Chroma, or a "
-    "long-running process (the MCP server, a Chroma server) so nothing loads per query.",
-    "p50": "Two Chroma queries dominate (each fetches ~100 metadata rows: most of a query's "
-    "time at 100k); the superseded-facts filter no longer makes Chroma scan every document's "
-    "metadata (that cost 0.7 s a query). What would help: ids and distances only from Chroma "
-    "(record ids derived from document ids), a smaller candidate pool, HNSW ef_search.",
+    "cold_search": "What is left: Python with Typer and rich (~0.25 s), onnxruntime loading "
+    "the model (~0.3 s, overlapped with the index loads), replaying the flat copy's log "
+    "(~0.1 s at 10k+10k) and the bm25s load; chromadb is no longer imported by a search (the "
+    "flat copy of the vectors is searched instead). What would help further: a long-running "
+    "process (the MCP server) so nothing loads per query.",
+    "p50": "Two vector queries (Chroma's HNSW at 100k: past 60k rows a kind is not searched in "
+    "the flat copy), two BM25 queries, the refinement's vector lookups and the parse of the "
+    "candidate records. What would help: a smaller candidate pool, HNSW ef_search.",
     "locomo": "Embedding dominates: the local MiniLM reads every message once (about 290k "
     "tokens for LoCoMo) at roughly 2-5k tokens/s on this 2-core machine, less when other "
-    "processes share it. What would get there: a smaller or distilled embedder, embedding only "
-    "message openings for windows (as segmentation does), or an embedding server/GPU.",
+    "processes share it. What would get there: a smaller or distilled embedder, or an "
+    "embedding server/GPU (windows already reuse the message vectors).",
     "peak": "onnxruntime's arena grows with rows x width^2 of a batch; batches are capped at "
     "2048 tokens (it was 1.7 GB with 32 rows of 256 tokens).",
-    "delete_cli": "Of 2.6 s (profiled), `import chromadb` and opening its client take 1.3 s, "
-    "the JSONL rewrite 0.35 s, Chroma's delete 0.25 s and finding the id and the facts it "
-    "superseded in the raw lines 0.3 s; the in-process delete meets the target. What would get "
-    "there: not importing chromadb per command (a lighter client, or a long-running process).",
+    "delete_cli": "Python start (~0.25 s), finding the fact's line among 100k, the JSONL "
+    "rewrite (~0.35 s) and the bm25s mask; Chroma's delete waits for its next write (the flat "
+    "copy and the JSONL drop the fact at once), so chromadb is not imported. What would help: "
+    "an append-only JSONL with tombstones instead of a rewrite.",
 }
 ITEMS = ("startup", "search10k", "search100k", "locomo", "big100k")
 
