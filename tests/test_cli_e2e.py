@@ -181,6 +181,16 @@ def test_bad_input_is_one_line_error_and_other_files_still_import(tmp_path: Path
     assert summary["conversations"] == 1 and len(summary["failed"]) == 2
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["--bogus"], ["search", "-k", "x", "hiking"], ["facts", "show"], ["no-such-command"]],
+)
+def test_bad_usage_is_one_error_and_exit_code_2(tmp_path: Path, args: list[str]) -> None:
+    code, out, err = cli("--data-dir", str(tmp_path), *args)
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("Error: ")
+
+
 def test_invalid_user_id_is_a_usage_error(tmp_path: Path) -> None:
     code, _, err = cli("--data-dir", str(tmp_path), "--user", "../evil", "facts", "list")
     assert code == 2 and "invalid user id" in err and "Traceback" not in err

@@ -30,11 +30,17 @@ def test_bash_completion_knows_commands_and_options() -> None:
     assert "--format" in _complete("nemori export --fo", 2)
 
 
-def test_show_completion_prints_a_script_for_each_shell() -> None:
-    for shell in ("bash", "zsh", "fish"):
-        proc = subprocess.run([sys.executable, "-c", PROG, "--show-completion", shell],
-                              capture_output=True, text=True, check=False, timeout=60)
-        assert proc.returncode == 0 and "nemori" in proc.stdout, (shell, proc.stderr)
+def test_each_shell_gets_its_own_completion_script() -> None:
+    marks = {
+        "bash": "_nemori_completion()",
+        "zsh": "#compdef nemori",
+        "fish": "complete --command nemori",
+    }
+    for shell, mark in marks.items():
+        env = {**os.environ, "_NEMORI_COMPLETE": f"source_{shell}"}
+        proc = subprocess.run([sys.executable, "-c", PROG], capture_output=True, text=True,
+                              env=env, check=False, timeout=60)
+        assert proc.returncode == 0 and mark in proc.stdout, (shell, proc.stderr)
 
 
 def _commands(group: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:

@@ -86,17 +86,24 @@ def main(argv: list[str] | None = None) -> Any:
 
     from nemori_cli.cli.render import error
 
+    # typer >= 0.23 vendors click: its usage errors are not click's classes but share their API
+    usage_errors = (click.ClickException, getattr(typer, "TyperException", click.ClickException))
+    aborts = (click.exceptions.Abort, typer.Abort)
     os.umask(0o077)  # everything nemori creates (Chroma's files included) is private to the owner
     try:
         code = app(args=argv, standalone_mode=False)
     except KeyboardInterrupt as exc:
         error(str(exc) or "interrupted; what was saved is kept (run `nemori backfill` to finish)")
         sys.exit(130)
-    except click.exceptions.Abort:
+    except aborts:
         error("aborted")
         sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
+    except usage_errors as exc:
+        show = getattr(exc, "show", None)
+        if show is not None:
+            show()
+        else:
+            error(exc.format_message())
         sys.exit(exc.exit_code)
     except NemoriError as exc:
         error(str(exc))
