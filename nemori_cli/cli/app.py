@@ -82,13 +82,16 @@ doctor.register(app)
 
 def main(argv: list[str] | None = None) -> Any:
     """Run the CLI; turn every failure into a one-line message and an exit code."""
-    import click
-
     from nemori_cli.cli.render import error
 
-    # typer >= 0.23 vendors click: its usage errors are not click's classes but share their API
-    usage_errors = (click.ClickException, getattr(typer, "TyperException", click.ClickException))
-    aborts = (click.exceptions.Abort, typer.Abort)
+    usage_errors: tuple[type[Exception], ...]
+    aborts: tuple[type[BaseException], ...]
+    if hasattr(typer, "TyperException"):  # recent typer vendors click, with its own classes
+        usage_errors, aborts = (typer.TyperException,), (typer.Abort,)
+    else:
+        import click
+
+        usage_errors, aborts = (click.ClickException,), (click.exceptions.Abort,)
     os.umask(0o077)  # everything nemori creates (Chroma's files included) is private to the owner
     try:
         code = app(args=argv, standalone_mode=False)
