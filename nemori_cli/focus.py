@@ -5,7 +5,9 @@ that have nothing to do with the question. A focused hit keeps the episode's tit
 opening that names the speakers, and only the best-matching turns (relative dates resolved);
 its message_ids are exactly those turns, so the hit stays honest about its sources.
 Turns are scored by the stored vectors of the episode's message windows (see indexing.py)
-and by the query words each turn contains.
+and by the query words each turn contains; a long episode yields up to two such hits, one
+around its best turn and one around the best turn the first leaves out, each ranked on its
+own. A hit dated in the time a query names ("in May 2023", "on 3 June, 2023") ranks higher.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.indexing import WINDOW_MESSAGES
 from nemori_cli.models import Episode, Message, SearchHit
-from nemori_cli.pipeline.dates import annotate_dates
+from nemori_cli.pipeline.dates import annotate_dates, named_period
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
@@ -40,11 +42,13 @@ class FocusParams:
     min_messages: int = 8  # episodes up to this long are returned whole
     turns: int = 4  # turns kept around each anchor
     before: int = 1  # of which, turns before the anchor
-    anchors: int = 1  # best turns to build spans around
-    length_penalty: float = 0.15  # per 100 words of title and content: short hits fit budgets
+    spans: int = 2  # hits cut from one long episode, each around the best turn left out
+    span_floor: float = 0.5  # a further span's anchor must score this share of the best turn
+    length_penalty: float = 0.2  # per 100 words of title and content: short hits fit budgets
     idf: bool = True  # weight query words by their rarity among the candidates
     lexical_weight: float = 0.6  # share of query words in a turn or hit, against cosine
     match_weight: float = 2.0  # a hit's own match against its fused rank
+    time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
 
 
 DEFAULT = FocusParams()
@@ -95,8 +99,10 @@ def refine(
     """Focus long episodes, rerank every hit by how well its text matches, drop repeats.
 
     The new order mixes the fused rank with the hit's own match (vector similarity of its
-    best document plus the share of query words it contains), which the fused rank of a long
-    episode cannot know; a fact whose turns an earlier hit already shows is left out.
+    best document plus the share of query words it contains, plus a bonus when it is dated
+    in the time the query names), which the fused rank of a long episode cannot know; a fact
+    whose turns an earlier hit already shows is left out. Two hits cut from one episode
+    share its id and differ in content and message_ids.
     """
     import numpy as np
 
@@ -122,24 +128,36 @@ def refine(
     def lexical(text: str) -> float:
         return sum(weights[t] for t in terms(text) if t in weights) / total if total else 0.0
 
+    in_period = named_period(query)
+
+    def rescore(rank: int, h: SearchHit, match: float) -> tuple[float, SearchHit]:
+        match += params.lexical_weight * lexical(h.content)
+        if in_period and h.timestamp and in_period(h.timestamp.date()):
+            match += params.time_weight
+        score = RRF_K / (RRF_K + rank) + params.match_weight * match
+        score -= params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100
+        return score, replace(h, score=score)
+
     scored: list[tuple[float, SearchHit]] = []
     for rank, h in enumerate(hits):
         ep = episodes.get(h.id) if h.kind == "episode" else None
         if ep is None:
-            match = sim(h.id)
+            scored.append(rescore(rank, h, sim(h.id)))
+            continue
+        msgs = spoken[ep.id]
+        turn = [
+            sim(_window_id(ep, i)) + params.lexical_weight * lexical(m.content)
+            for i, m in enumerate(msgs)
+        ]
+        if len(ep.messages) <= params.min_messages or not msgs:
+            keeps = [list(range(len(msgs)))]
+            parts = [h]
         else:
-            msgs = spoken[ep.id]
-            turn = [sim(_window_id(ep, i)) + params.lexical_weight * lexical(m.content)
-                    for i, m in enumerate(msgs)]
-            keep = list(range(len(msgs)))
-            if len(ep.messages) > params.min_messages and msgs:
-                keep = _spans(turn, params)
-                h = focused_hit(h, ep, [msgs[i] for i in keep])
+            keeps = _spans(turn, params)
+            parts = [focused_hit(h, ep, [msgs[i] for i in keep]) for keep in keeps]
+        for keep, part in zip(keeps, parts, strict=True):
             match = max([sim(f"{ep.id}#0"), *(sim(_window_id(ep, i)) for i in keep)])
-        match += params.lexical_weight * lexical(h.content)
-        score = RRF_K / (RRF_K + rank) + params.match_weight * match
-        score -= params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100
-        scored.append((score, replace(h, score=score)))
+            scored.append(rescore(rank, part, match))
     scored.sort(key=lambda t: -t[0])
     seen: set[str] = set()
     out = []
@@ -160,15 +178,28 @@ def _window_id(ep: Episode, index: int) -> str:
     return f"{ep.id}#{index // WINDOW_MESSAGES + 1}"
 
 
-def _spans(scores: Sequence[float], p: FocusParams) -> list[int]:
-    """Indexes to keep: a span of p.turns around each of the p.anchors best turns."""
+def _spans(scores: Sequence[float], p: FocusParams) -> list[list[int]]:
+    """Up to p.spans disjoint runs of p.turns turns, each around the best turn not yet kept.
+
+    Each run becomes its own hit and is ranked on its own match, so a second passage of a
+    long episode competes for the budget instead of riding along with the first.
+    """
     n = len(scores)
-    keep: set[int] = set()
+    out: list[list[int]] = []
+    kept: set[int] = set()
     ranked = sorted(range(n), key=lambda i: -scores[i])
-    for anchor in ranked[: p.anchors]:
+    for anchor in ranked:
+        if len(out) >= p.spans:
+            break
+        if anchor in kept:
+            continue
+        if out and scores[anchor] <= p.span_floor * scores[ranked[0]]:
+            break
         start = max(0, min(anchor - p.before, n - p.turns))
-        keep.update(range(start, min(n, start + p.turns)))
-    return sorted(keep)
+        span = [i for i in range(start, min(n, start + p.turns)) if i not in kept]
+        out.append(span)
+        kept.update(span)
+    return out
 
 
 def focused_hit(hit: SearchHit, ep: Episode, messages: Sequence[Message]) -> SearchHit:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from nemori_cli.store.lexical import LexicalIndex
     from nemori_cli.store.vectors import VectorIndex
 
-REFINE_POOL = 30  # fused hits reranked by their own match (see focus.py) before the cut to k
+REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
 
 
 class Memory:

@@ -28,17 +28,31 @@ def long_episode(n: int = 16, conv: str = "s1", pottery: bool = True):  # type: 
         if i == 9 and pottery:
             text = "I went to a pottery workshop yesterday and made a bowl!"
         messages.append(
-            Message(id=f"D1:{i + 1}", role="user", content=text, name=people[i % 2],
-                    timestamp=MAY8 + timedelta(minutes=i))
+            Message(
+                id=f"D1:{i + 1}",
+                role="user",
+                content=text,
+                name=people[i % 2],
+                timestamp=MAY8 + timedelta(minutes=i),
+            )
         )
     conversation = Conversation(id=conv, messages=tuple(messages))
     return build_episode("u1", conversation, messages)
 
 
 def fact(content: str, message_ids: tuple[str, ...], ep_id: str) -> Fact:
-    return Fact(id=f"f-{content[:8]}", user_id="u1", content=content, category="experience",
-                source_episode_ids=(ep_id,), source_message_ids=message_ids, confidence=1.0,
-                created_at=utcnow(), valid_from=MAY8, extractor="offline")
+    return Fact(
+        id=f"f-{content[:8]}",
+        user_id="u1",
+        content=content,
+        category="experience",
+        source_episode_ids=(ep_id,),
+        source_message_ids=message_ids,
+        confidence=1.0,
+        created_at=utcnow(),
+        valid_from=MAY8,
+        extractor="offline",
+    )
 
 
 def no_vectors(kind: str, ids: object) -> dict[str, np.ndarray]:
@@ -47,8 +61,9 @@ def no_vectors(kind: str, ids: object) -> dict[str, np.ndarray]:
 
 def hits_for(*records):  # type: ignore[no-untyped-def]
     eps = {r.id: r for r in records if not isinstance(r, Fact)}
-    return [to_hit("fact" if isinstance(r, Fact) else "episode", r, 1.0, eps.get)
-            for r in records], eps
+    return [
+        to_hit("fact" if isinstance(r, Fact) else "episode", r, 1.0, eps.get) for r in records
+    ], eps
 
 
 def test_long_episode_is_cut_to_the_matching_turns_with_their_ids() -> None:

@@ -1,4 +1,4 @@
-"""Resolve relative dates ("yesterday", "last week") against a message's time."""
+"""Resolve relative dates ("yesterday", "last week") against a message's time; read named ones."""
 
 from __future__ import annotations
 
@@ -9,14 +9,30 @@ from datetime import date, datetime, timedelta
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
 NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "a couple of": 2, "a couple": 2, "couple of": 2,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
 }
 PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through"}
 
-_NUM = r"(\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine" \
+_NUM = (
+    r"(\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine"
     r"|ten|eleven|twelve)"
+)
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _SEASONS = "spring|summer|fall|autumn"
 
@@ -176,3 +192,55 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
         out += [before, words]
         last = end
     return "".join(out) + text[last:]
+
+
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH = "(?P<month>" + "|".join(MONTHS) + ")"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r",? (?P<year>\d{4})\b"
+_DAY_FIRST = re.compile(rf"\b{_DAY} {_MONTH}{_YEAR}", re.I)
+_MONTH_FIRST = re.compile(rf"\b{_MONTH} {_DAY}{_YEAR}", re.I)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}{_YEAR}", re.I)
+_MONTH_ONLY = re.compile(rf"\b(?:in|during|of|last|this) {_MONTH}\b", re.I)
+TALKED_AFTER = timedelta(days=7)  # an event of a month is often told in the days after it
+
+
+def named_period(text: str) -> Callable[[date], bool] | None:
+    """Whether a day falls in the time a question names ("on 3 June, 2023", "in May 2023").
+
+    A named day matches itself and its neighbours; a month also matches the week after it,
+    when people tell each other about it; a month without a year matches it in any year.
+    None when the text names no day or month.
+    """
+    for pattern in (_DAY_FIRST, _MONTH_FIRST):
+        if m := pattern.search(text):
+            try:
+                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
+            except ValueError:
+                continue
+            return lambda d: abs((d - day).days) <= 1
+    if m := _MONTH_YEAR.search(text):
+        start = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
+        end = _add_months(start, 1) + TALKED_AFTER
+        return lambda d: start <= d < end
+    for m in _MONTH_ONLY.finditer(text):
+        if m["month"] == "may":  # lower-case "this may be" is the verb; "in May" the month
+            continue
+        month = MONTHS.index(m["month"].lower()) + 1
+        return lambda d: (
+            d.month == month or (d.month == month % 12 + 1 and d.day <= TALKED_AFTER.days)
+        )
+    return None

@@ -1,0 +1,150 @@
+"""Fast what-if runs of search ranking on LoCoMo: fused candidates cached, refine re-run.
+
+    python bench/locomo_tune.py STORE_ROOT            # score the current focus/search code
+    python bench/locomo_tune.py STORE_ROOT -p turns=5 -p spans=1 --pool 30
+
+STORE_ROOT is an ingested all-ten store made by bench/locomo.py (its cache folder). The
+per-ranker candidate lists and stored vectors of every question are computed once (pickled
+next to the store); each run then fuses, refines and scores them in seconds, as
+Memory.search(question, k=30) would with no filters. For tuning only: the numbers to publish
+come from bench/locomo.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import locomo_data  # noqa: E402
+import locomo_eval as ev  # noqa: E402
+
+from nemori_cli.memory import REFINE_POOL  # noqa: E402
+
+K = 30  # hits scored, as bench/locomo.py asks Memory.search for
+POOL = 90
+SPLITS = {"tune": range(0, 5), "held_out": range(5, 10), "all": range(0, 10)}
+
+
+def prepare(root: Path) -> dict[str, Any]:
+    """Candidate lists, query vectors and stored vectors for every question (cached)."""
+    cache = root / "tune.pkl"
+    if cache.exists():
+        with open(cache, "rb") as fh:
+            return pickle.load(fh)
+    from nemori_cli.memory import Memory
+
+    memory = Memory.open(data_dir=root / "data")
+    samples = locomo_data.load_samples()
+    qs = ev.questions(samples, range(len(samples)))
+    vecs = memory.embedder.embed([q.question for q in qs])
+    rows = []
+    stored: dict[str, dict[str, Any]] = {}
+    for q, qvec in zip(qs, vecs, strict=True):
+        cands = {}
+        for kd in ("episode", "fact"):
+            vec = memory.vectors(q.user).query(kd, qvec, POOL)
+            lex = memory.lexical(kd, q.user).query(q.question, POOL)
+            cands[kd] = [[r for r, _ in vec], [r for r, _ in lex]]
+        rows.append((q, qvec, cands))
+        if q.user not in stored:
+            stored[q.user] = {}
+            for kd in ("episode", "fact"):
+                index = memory.vectors(q.user)
+                stored[q.user].update(index.embeddings(kd, sorted(index.documents(kd))))
+    data = {"rows": rows, "stored": stored}
+    with open(cache, "wb") as fh:
+        pickle.dump(data, fh)
+    return data
+
+
+def evaluate(
+    root: Path, data: dict[str, Any], params: Any, pool: int = REFINE_POOL
+) -> dict[str, Any]:
+    """Fuse, refine and score every question; aggregate per split."""
+    from nemori_cli.focus import refine
+    from nemori_cli.memory import Memory
+    from nemori_cli.search import fuse, to_hit
+
+    memory = Memory.open(data_dir=root / "data")
+    tables: dict[str, dict[str, Any]] = {}
+    out: list[tuple[Any, dict[str, float]]] = []
+    t = time.perf_counter()
+    for q, qvec, cands in data["rows"]:
+        if q.user not in tables:
+            repo = memory.repo(q.user)
+            tables[q.user] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+        tab = tables[q.user]
+        stored = data["stored"][q.user]
+
+        def vectors_of(kind: str, ids: Any, stored: dict[str, Any] = stored) -> dict[str, Any]:
+            return {i: stored[i] for i in ids if i in stored}
+
+        episodes = tab["episode"]
+        hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fuse(cands, pool)]
+        hits = refine(hits, episodes, q.question, qvec, vectors_of, params)[:K]
+        out.append((q, ev.score(q, hits)))
+    per_q_ms = 1000 * (time.perf_counter() - t) / max(1, len(out))
+    res = {}
+    for split, idx in SPLITS.items():
+        res[split] = ev.aggregate([(q, m) for q, m in out if q.sample in idx])
+    res["ms_per_question"] = per_q_ms
+    res["rows"] = out
+    return res
+
+
+def line(res: dict[str, Any], label: str) -> str:
+    cats = ("multi-hop", "temporal", "open-domain", "single-hop")
+    parts = [f"{label:<28}"]
+    for split in ("tune", "held_out", "all"):
+        agg = res[split]
+        parts.append(
+            f"{split} ev1k {agg['overall']['ev@1000']:.3f} ans1k {agg['overall']['ans@1000']:.3f}"
+        )
+    parts.append(" ".join(f"{c[:5]} {res['tune'][c]['ev@1000']:.3f}" for c in cats))
+    parts.append(" | ho " + " ".join(f"{res['held_out'][c]['ev@1000']:.3f}" for c in cats))
+    for split in ("tune", "all"):
+        agg = res[split]["overall"]
+        parts.append(f"{split} hit@5 {agg['hit@5']:.3f} hit@10 {agg['hit@10']:.3f}")
+    parts.append(f"{res['ms_per_question']:.1f}ms")
+    return " | ".join(parts)
+
+
+def parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("root", help="ingested all-ten store folder (bench/locomo.py cache)")
+    p.add_argument("-p", action="append", default=[], help="FocusParams field=value")
+    p.add_argument("--label", default="")
+    p.add_argument("--pool", type=int, default=REFINE_POOL, help="fused hits refined")
+    args = p.parse_args(argv)
+    from nemori_cli.focus import DEFAULT
+
+    data = prepare(Path(args.root))
+    changes = dict(kv.split("=", 1) for kv in args.p)
+    params = replace(DEFAULT, **{k: parse_value(v) for k, v in changes.items()})
+    res = evaluate(Path(args.root), data, params, args.pool)
+    label = ",".join(
+        args.p
+        + [f"pool={args.pool}"] * (args.pool != REFINE_POOL)
+    )
+    print(line(res, args.label or label or "default"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""What search returns for a query: second passages of long episodes, named times, fusion."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import numpy as np
+
+from nemori_cli.focus import refine
+from nemori_cli.models import Conversation, Fact, Message, utcnow
+from nemori_cli.pipeline.dates import named_period
+from nemori_cli.pipeline.episodes import build_episode
+from nemori_cli.search import to_hit
+
+START = datetime(2023, 6, 3, 10, 0, tzinfo=UTC)
+FILLER = [
+    "How was your week, anything fun going on lately?",
+    "Work has been busy but fine, the usual meetings and emails.",
+    "The weather turned nice, finally some sun after all that rain.",
+    "I watched a documentary about octopuses, they are so clever.",
+]
+
+
+def episode(special: dict[int, str], n: int = 20, conv: str = "s1"):  # type: ignore[no-untyped-def]
+    messages = [
+        Message(
+            id=f"{conv}:{i + 1}",
+            role="user",
+            content=special.get(i, FILLER[i % 4]),
+            name=("Caroline", "Melanie")[i % 2],
+            timestamp=START + timedelta(minutes=i),
+        )
+        for i in range(n)
+    ]
+    return build_episode("u1", Conversation(id=conv, messages=tuple(messages)), messages)
+
+
+def fact(content: str, when: datetime, n: int) -> Fact:
+    return Fact(
+        id=f"f{n}",
+        user_id="u1",
+        content=content,
+        category="experience",
+        source_episode_ids=("ep",),
+        source_message_ids=(f"m{n}",),
+        confidence=1.0,
+        created_at=utcnow(),
+        valid_from=when,
+        extractor="offline",
+    )
+
+
+def no_vectors(kind: str, ids: object) -> dict[str, np.ndarray]:
+    return {}
+
+
+def test_two_passages_of_one_long_episode_come_back_as_two_honest_hits() -> None:
+    ep = episode(
+        {
+            2: "We went camping at the lake with the kids.",
+            15: "The camping trip at the lake was the best part of our summer.",
+        }
+    )
+    hits = [to_hit("episode", ep, 1.0, {ep.id: ep}.get)]
+    out = refine(hits, {ep.id: ep}, "camping at the lake", np.zeros(4), no_vectors)
+    assert [h.id for h in out] == [ep.id, ep.id]
+    first, second = (set(h.message_ids) for h in out)
+    assert {"s1:3", "s1:16"} <= first | second
+    assert not first & second  # the passages do not repeat each other's turns
+    for h in out:
+        assert len(h.message_ids) <= 4
+        assert set(h.message_ids) <= set(ep.message_ids)
+        shown = [m for m in ep.messages if m.id in h.message_ids]
+        assert all(m.content in h.content for m in shown)
+
+
+def test_a_long_episode_with_one_matching_passage_gives_one_hit() -> None:
+    ep = episode({9: "I went to a pottery workshop and made a bowl!"})
+    hits = [to_hit("episode", ep, 1.0, {ep.id: ep}.get)]
+    out = refine(hits, {ep.id: ep}, "pottery workshop", np.zeros(4), no_vectors)
+    assert len(out) == 1 and "s1:10" in out[0].message_ids
+
+
+def test_a_question_naming_a_month_prefers_what_happened_then() -> None:
+    may, june = datetime(2023, 5, 20, tzinfo=UTC), datetime(2023, 6, 20, tzinfo=UTC)
+    facts = [
+        fact("Melanie went camping with her family.", may, 1),
+        fact("Melanie went camping with her family.", june, 2),
+    ]
+    hits = [to_hit("fact", f, 1.0, lambda _: None) for f in facts]
+    out = refine(hits, {}, "When did Melanie go camping in June?", np.zeros(4), no_vectors)
+    assert [h.id for h in out] == ["f2", "f1"]
+    out = refine(hits, {}, "When did Melanie go camping in May 2023?", np.zeros(4), no_vectors)
+    assert [h.id for h in out] == ["f1", "f2"]
+
+
+def test_named_period_reads_days_and_months_a_question_names() -> None:
+    on_day = named_period("What did Maria share on 16 June, 2023?")
+    assert on_day and on_day(date(2023, 6, 16)) and not on_day(date(2023, 6, 20))
+    us_style = named_period("What painting did Melanie show on October 13, 2023?")
+    assert us_style and us_style(date(2023, 10, 13))
+    month = named_period("What did Maria donate in December 2023?")
+    assert month and month(date(2023, 12, 24)) and month(date(2024, 1, 3))  # told a week after
+    assert not month(date(2023, 11, 30)) and not month(date(2024, 1, 20))
+    any_year = named_period("When did Melanie go camping in June?")
+    assert any_year and any_year(date(2022, 6, 1)) and not any_year(date(2022, 8, 1))
+    assert named_period("May I ask what Melanie paints?") is None
+    assert named_period("this may be about her trip") is None  # the verb, not the month
+    in_may = named_period("what happened in May?")
+    assert in_may and in_may(date(2023, 5, 20))
+    no_such_day = named_period("Did she go on 31 February, 2023?")  # the month still counts
+    assert no_such_day and no_such_day(date(2023, 2, 10))
