@@ -31,6 +31,17 @@ QUERIES = (
 
 
 def _peak_mb() -> float:
+    """This process's peak resident memory (MB).
+
+    VmHWM, not ru_maxrss: on Linux ru_maxrss keeps the parent's peak across fork and exec,
+    so a child of a big benchmark process would report the parent's memory.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

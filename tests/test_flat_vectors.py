@@ -203,3 +203,12 @@ def test_a_delete_waits_for_chroma_without_showing_the_record_anywhere(
     assert next_writer.flat.pending("fact") == set()
     docs = next_writer.chroma.documents("fact")
     assert {d for d in docs if docs[d][1]["record_id"] == "a"} == {"a#0"}  # a#1 went for good
+
+
+def test_a_long_running_writer_carries_out_deletes_another_process_left_waiting(
+    writer: mirrored.MirroredVectorIndex, settings: Settings
+) -> None:
+    reader(settings).delete("fact", ["b"])  # a `nemori facts delete` while the server runs
+    writer.upsert("fact", ["g#0"], unit(0, 0, 1)[None, :], ["g"], [{"record_id": "g"}])
+    assert writer.flat.pending("fact") == set()
+    assert "b" not in writer.chroma.record_ids("fact")

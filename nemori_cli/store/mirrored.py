@@ -38,7 +38,6 @@ class MirroredVectorIndex:
         self._wrote = False
         self._views: dict[str, tuple[tuple[int, int], FlatView | None]] = {}
         self._heads: dict[str, Header] = {}
-        self._flushed = False  # deletes waiting for Chroma were carried out by this process
 
     @property
     def chroma(self) -> ChromaVectorIndex:
@@ -121,13 +120,11 @@ class MirroredVectorIndex:
     def _writable(self) -> ChromaVectorIndex:
         """Chroma for writing: first carry out the deletes that waited for it."""
         chroma = self.chroma
-        if not self._flushed:
-            for kd in KINDS:
-                gone = self.flat.pending(kd)
-                if gone:
-                    chroma.delete(kd, gone)
-                    self.flat.clear_pending(kd)
-            self._flushed = True
+        for kd in KINDS:  # another process may have left some since this one last wrote
+            gone = self.flat.pending(kd)
+            if gone:
+                chroma.delete(kd, gone)
+                self.flat.clear_pending(kd)
         return chroma
 
     def _ready(self, kind: str) -> Header:
