@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_vectors import DIM, FakeEmbedder
 
 from nemori_cli.config import Settings
 from nemori_cli.errors import StoreError
@@ -14,15 +15,6 @@ from nemori_cli.store.jsonl import JsonlFile
 from nemori_cli.store.lexical import LexicalIndex
 from nemori_cli.store.repository import Repository
 from nemori_cli.store.vectors import _matches, open_vector_index
-
-DIM = 8
-
-
-class FakeEmbedder:
-    model_id, dim = "test:fake", DIM
-
-    def embed(self, texts: object) -> np.ndarray:
-        raise AssertionError("the index must not embed by itself")
 
 
 def fact(i: int, *, superseded_by: str | None = None) -> Fact:

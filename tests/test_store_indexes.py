@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chroma_server import chroma_server_url  # noqa: F401  (the chroma_url fixture)
+from fake_vectors import DIM, FakeEmbedder, unit
 
 from nemori_cli.config import Settings
 from nemori_cli.errors import EmbeddingMismatch, StoreError
@@ -19,24 +20,6 @@ from nemori_cli.store.vectors import (
     open_chroma,
     open_vector_index,
 )
-
-DIM = 8
-
-
-class FakeEmbedder:
-    """Only the identity of a model: the index is always handed the vectors."""
-
-    def __init__(self, model_id: str = "test:fake", dim: int = DIM) -> None:
-        self.model_id, self.dim = model_id, dim
-
-    def embed(self, texts: object) -> np.ndarray:
-        raise AssertionError("the index must not embed by itself")
-
-
-def unit(*values: float) -> np.ndarray:
-    v = np.zeros(DIM, dtype=np.float32)
-    v[: len(values)] = values
-    return v / np.linalg.norm(v)
 
 
 def meta(record_id: str, **extra: object) -> dict:
