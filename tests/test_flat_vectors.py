@@ -196,3 +196,27 @@ def test_a_long_running_writer_carries_out_deletes_another_process_left_waiting(
     writer.upsert("fact", ["g#0"], unit(0, 0, 1)[None, :], ["g"], [{"record_id": "g"}])
     assert writer.flat.pending("fact") == set()
     assert "b" not in writer.chroma.record_ids("fact")
+
+
+def test_many_rows_filters_and_many_documents_per_record_rank_like_a_full_sort(
+    settings: Settings,
+) -> None:
+    rng = np.random.default_rng(5)
+    n = 3000
+    vectors = rng.normal(size=(n, DIM)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    metas = [{"record_id": f"r{i % 40}", "timestamp": float(i % 7)} for i in range(n)]
+    writer = reader(settings)
+    writer.upsert("episode", [f"r{i % 40}#{i}" for i in range(n)], vectors, ["d"] * n, metas)
+    fresh = reader(settings)
+    query = vectors[11]
+    for k, where in ((3, None), (25, None), (40, None), (40, {"timestamp": {"$gte": 6.0}})):
+        sims = vectors @ query
+        best: dict[str, float] = {}
+        for i in np.argsort(-sims, kind="stable"):
+            if where and metas[i]["timestamp"] < 6.0:
+                continue
+            best.setdefault(metas[i]["record_id"], float(sims[i]))
+        want = list(best.items())[:k]
+        assert_same(fresh.query("episode", query, k, where), want)
+    assert fresh._chroma is None

@@ -63,19 +63,28 @@ class FlatView:
             return []
         sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
         sims[~self.live] = -np.inf
-        best: dict[str, float] = {}
-        for row in np.argsort(-sims, kind="stable"):
-            if sims[row] == -np.inf:
-                break
-            meta = self.metas[int(row)]
-            if where is not None and not where(meta):
-                continue
-            rid = str(meta["record_id"])
-            if rid not in best:
-                best[rid] = float(sims[row])
-                if len(best) >= k:
+        want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
+        while True:
+            if want < len(sims):
+                top = np.argpartition(-sims, want)[:want]
+                order = top[np.lexsort((top, -sims[top]))]  # ties by row, as argsort below
+            else:
+                order = np.argsort(-sims, kind="stable")
+            best: dict[str, float] = {}
+            for row in order:
+                if sims[row] == -np.inf:
                     break
-        return list(best.items())
+                meta = self.metas[int(row)]
+                if where is not None and not where(meta):
+                    continue
+                rid = str(meta["record_id"])
+                if rid not in best:
+                    best[rid] = float(sims[row])
+                    if len(best) >= k:
+                        return list(best.items())
+            if want >= len(sims):
+                return list(best.items())
+            want *= 4
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
