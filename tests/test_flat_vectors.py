@@ -220,3 +220,17 @@ def test_many_rows_filters_and_many_documents_per_record_rank_like_a_full_sort(
         want = list(best.items())[:k]
         assert_same(fresh.query("episode", query, k, where), want)
     assert fresh._chroma is None
+
+
+def test_a_long_line_cut_short_after_a_long_line_still_finds_the_next_row(
+    settings: Settings,
+) -> None:
+    ix = reader(settings)
+    long_meta = {"record_id": "a", "conversation_id": "c" * 600}
+    ix.upsert("episode", ["a#0"], unit(1)[None, :], ["a"], [long_meta])
+    log = settings.data_dir / "flat" / USER / "episode-1.log"
+    with log.open("ab") as fh:  # a crash mid-line, the cut line nearly a read's worth long
+        fh.write(b'["+", 1, "b#0", {"record_id": "b", "conversation_id": "' + b"x" * 3800)
+    reader(settings).upsert("episode", ["c#0"], unit(0, 1)[None, :], ["c"], [{"record_id": "c"}])
+    hits = reader(settings).query("episode", unit(0, 1), 5)
+    assert [r for r, _ in hits][:1] == ["c"] and {r for r, _ in hits} == {"a", "c"}

@@ -261,16 +261,17 @@ class FlatVectors:
         with path.open("r+b") as fh:
             size = fh.seek(0, os.SEEK_END)
             tail = b""
-            while size and b"\n" not in tail[:-1]:
+            while True:  # read back until the last complete line is whole in tail
+                end = tail.rfind(b"\n")
+                if size == 0 or (end >= 0 and tail.rfind(b"\n", 0, end) >= 0):
+                    break
                 step = min(size, 4096)
                 size -= step
                 fh.seek(size)
                 tail = fh.read(step) + tail
-            end = tail.rfind(b"\n") + 1
-            if end < len(tail):  # a line cut short by a crash: drop it
-                fh.truncate(size + end)
-            lines = tail[:end].splitlines()
-        if not lines:
+            if end + 1 < len(tail):  # a line cut short by a crash: drop it
+                fh.truncate(size + end + 1)
+        if end < 0:
             return 0
-        entry = orjson.loads(lines[-1])
+        entry = orjson.loads(tail[tail.rfind(b"\n", 0, end) + 1 : end])
         return int(entry[1]) + 1 if entry[0] == "+" else int(entry[1])
