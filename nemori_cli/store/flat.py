@@ -91,9 +91,6 @@ class FlatView:
 
         return {d: np.array(self.matrix[self.docs[d]]) for d in doc_ids if d in self.docs}
 
-    def record_ids(self) -> set[str]:
-        return {str(self.metas[row]["record_id"]) for row in self.docs.values()}
-
 
 class FlatVectors:
     """The flat copy of one user's vectors (both kinds), under <data_dir>/flat/<user>."""
