@@ -49,10 +49,6 @@ class MirroredVectorIndex:
     def client(self) -> Any:
         return self.chroma.client
 
-    @property
-    def location(self) -> str:
-        return self.chroma.location
-
     # --- reads --------------------------------------------------------------------------
 
     def _view(self, kind: str) -> FlatView | None:
