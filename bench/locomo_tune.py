@@ -69,9 +69,9 @@ def evaluate(
     root: Path, data: dict[str, Any], params: Any, pool: int = REFINE_POOL
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
-    from nemori_cli.focus import refine
     from nemori_cli.memory import Memory
-    from nemori_cli.search import fuse, to_hit
+    from nemori_cli.search.focus import refine
+    from nemori_cli.search.fusion import fuse, to_hit
 
     memory = Memory.open(data_dir=root / "data")
     tables: dict[str, dict[str, Any]] = {}
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--label", default="")
     p.add_argument("--pool", type=int, default=REFINE_POOL, help="fused hits refined")
     args = p.parse_args(argv)
-    from nemori_cli.focus import DEFAULT
+    from nemori_cli.search.focus import DEFAULT
 
     data = prepare(Path(args.root))
     changes = dict(kv.split("=", 1) for kv in args.p)

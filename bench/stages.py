@@ -80,12 +80,12 @@ def install() -> StageClock:
     import nemori_cli.pipeline.facts as facts
     from nemori_cli.embed import LocalEmbedder
     from nemori_cli.importers.source import Source
-    from nemori_cli.ingest import IngestRun
+    from nemori_cli.ops.ingest import IngestRun
     from nemori_cli.pipeline.offline import OfflineExtractor
+    from nemori_cli.store.chroma import ChromaVectorIndex
     from nemori_cli.store.jsonl import JsonlFile
     from nemori_cli.store.lexical import LexicalIndex
     from nemori_cli.store.repository import Repository, _Table
-    from nemori_cli.store.vectors import ChromaVectorIndex
 
     clock = StageClock()
     _patch(clock, importers, "open_source", "parse")

@@ -14,16 +14,16 @@ from nemori_cli.config import Settings, load_settings, validate_user_id
 from nemori_cli.errors import NotFound, UsageError
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.progress import NullProgress, Progress
-from nemori_cli.search import SearchFilters, accepts, fuse, to_hit
+from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.store.activity import DirtyMarker
 from nemori_cli.store.repository import Repository
 
 if TYPE_CHECKING:
     from nemori_cli.embed import Embedder
+    from nemori_cli.ops.run_summary import IngestSummary
     from nemori_cli.pipeline.base import Extractor
-    from nemori_cli.run_summary import IngestSummary
     from nemori_cli.store.lexical import LexicalIndex
-    from nemori_cli.store.vectors import VectorIndex
+    from nemori_cli.store.vector_index import VectorIndex
 
 REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
 
@@ -82,7 +82,7 @@ class Memory:
     def vectors(self, user: str | None = None) -> VectorIndex:
         uid = self.user_id(user)
         if uid not in self._vectors:
-            from nemori_cli.store.vectors import open_vector_index
+            from nemori_cli.store.open_index import open_vector_index
 
             self._vectors[uid] = open_vector_index(self.settings, uid, self.embedder)
         return self._vectors[uid]
@@ -125,7 +125,7 @@ class Memory:
         Only markers of writers that are gone count: a live writer finishes its own indexes.
         """
         if self.marker(user).leftovers():
-            from nemori_cli.doctor_indexes import repair_indexes
+            from nemori_cli.ops.doctor_indexes import repair_indexes
 
             self.progress.note("an earlier run was interrupted: bringing the indexes up to date")
             repair_indexes(self, self.user_id(user))
@@ -142,7 +142,7 @@ class Memory:
         facts: bool = True,
     ) -> IngestSummary:
         """Import chat files, build episodes and (unless facts=False) facts, and index them."""
-        from nemori_cli.ingest import IngestRun
+        from nemori_cli.ops.ingest import IngestRun
 
         return IngestRun(self, self.user_id(user), facts=facts).run(
             paths, format=format, strict=strict
@@ -150,13 +150,13 @@ class Memory:
 
     def dry_run(self, paths: Sequence[str], *, format: str | None = None) -> list[Any]:
         """Report what ingest would read from each file, writing nothing."""
-        from nemori_cli.dry_run import scan_paths
+        from nemori_cli.ops.dry_run import scan_paths
 
         return scan_paths(paths, format=format)
 
     def backfill(self, *, user: str | None = None, redo: bool = False) -> IngestSummary:
         """Extract facts for episodes whose extraction is missing, failed or (redo) foreign."""
-        from nemori_cli.ingest import IngestRun
+        from nemori_cli.ops.ingest import IngestRun
 
         return IngestRun(self, self.user_id(user), facts=True).backfill(redo=redo)
 
@@ -228,7 +228,7 @@ class Memory:
             to_hit(kd, tables[kd][rid], score, episodes.get)
             for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
         ]
-        from nemori_cli.focus import refine
+        from nemori_cli.search.focus import refine
 
         vectors = self.vectors(user)
         return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
@@ -401,7 +401,7 @@ class Memory:
 
     def doctor(self, *, repair: bool = False, users: Sequence[str] | None = None) -> list[Any]:
         """Check each user's files and indexes (with repair, fix them); one report per user."""
-        from nemori_cli.doctor import doctor
+        from nemori_cli.ops.doctor import doctor
 
         return doctor(self, repair=repair, users=[self.user_id(u) for u in users or ()] or None)
 

@@ -36,7 +36,7 @@ def served(chroma_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_vectors_live_on_the_server_not_in_the_data_dir(served: Path, chroma_url: str) -> None:
-    from nemori_cli.store.vectors import collection_name
+    from nemori_cli.store.vector_index import collection_name
 
     assert not (served / "chroma").exists()
     client = _client(chroma_url)
@@ -76,7 +76,7 @@ def test_the_database_setting_chooses_where_collections_go(
     import chromadb
     from chromadb.config import Settings
 
-    from nemori_cli.store.vectors import collection_name
+    from nemori_cli.store.vector_index import collection_name
 
     host, port = chroma_url.removeprefix("http://").split(":")
     admin = chromadb.AdminClient(Settings(

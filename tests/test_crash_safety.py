@@ -110,7 +110,7 @@ def test_a_crash_between_the_jsonl_and_chroma_is_repaired_by_the_next_run(
     monkeypatch: pytest.MonkeyPatch, data_dir: Path, inputs: Path, reference, crash_at: int
 ) -> None:
     from nemori_cli.memory import Memory
-    from nemori_cli.store.vectors import ChromaVectorIndex
+    from nemori_cli.store.chroma import ChromaVectorIndex
 
     real = ChromaVectorIndex.upsert
     calls = []

@@ -9,8 +9,8 @@ import pytest
 from cli_runner import cli, ingest_sample_chats
 
 from nemori_cli.errors import ImportFormatError
-from nemori_cli.export import is_export, restore_file
 from nemori_cli.memory import Memory
+from nemori_cli.ops.export import is_export, restore_file
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 

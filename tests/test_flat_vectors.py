@@ -12,7 +12,7 @@ from fake_vectors import DIM, FakeEmbedder, unit
 from nemori_cli.config import Settings
 from nemori_cli.errors import EmbeddingMismatch
 from nemori_cli.store import mirrored
-from nemori_cli.store.vectors import open_vector_index
+from nemori_cli.store.open_index import open_vector_index
 
 USER = "alice@example.com"
 

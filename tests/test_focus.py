@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from nemori_cli.focus import excerpt, refine
 from nemori_cli.models import Conversation, Fact, Message, utcnow
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.search import to_hit
+from nemori_cli.search.focus import excerpt, refine
+from nemori_cli.search.fusion import to_hit
 
 MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 FILLER = [

@@ -6,11 +6,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 
-from nemori_cli.focus import refine
 from nemori_cli.models import Conversation, Fact, Message, utcnow
 from nemori_cli.pipeline.dates import named_period
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.search import to_hit
+from nemori_cli.search.focus import refine
+from nemori_cli.search.fusion import to_hit
 
 START = datetime(2023, 6, 3, 10, 0, tzinfo=UTC)
 FILLER = [

@@ -13,8 +13,9 @@ from nemori_cli.errors import StoreError
 from nemori_cli.models import Fact, utcnow
 from nemori_cli.store.jsonl import JsonlFile
 from nemori_cli.store.lexical import LexicalIndex
+from nemori_cli.store.open_index import open_vector_index
 from nemori_cli.store.repository import Repository
-from nemori_cli.store.vectors import _matches, open_vector_index
+from nemori_cli.store.where import matches
 
 
 def fact(i: int, *, superseded_by: str | None = None) -> Fact:
@@ -93,7 +94,7 @@ def test_filtered_query_equals_exhaustive_filtering(vectors) -> None:  # type: i
         {"$and": [{"superseded": False}, {"timestamp": {"$lte": 30.0}}]},
     ):
         got = [r for r, _ in ix.query("fact", vecs[0], 5, where=where)]
-        keep = [i for i, m in enumerate(metas) if _matches(m, where)]
+        keep = [i for i, m in enumerate(metas) if matches(m, where)]
         order = sorted(keep, key=lambda i: -float(vecs[i] @ vecs[0]))
         assert got == [f"r{i}" for i in order[:5]], where
 
@@ -107,10 +108,10 @@ def test_query_many_equals_one_query_per_vector(vectors) -> None:  # type: ignor
 
 def test_matches_follows_chroma_semantics() -> None:
     meta = {"record_id": "a", "superseded": False, "n": 1}
-    assert _matches(meta, {"superseded": False})
-    assert not _matches(meta, {"n": True})  # a bool is not a number to Chroma
-    assert not _matches(meta, {"missing": {"$gte": 0}})
-    assert _matches(meta, {"$or": [{"n": {"$gt": 5}}, {"record_id": {"$in": ["a"]}}]})
+    assert matches(meta, {"superseded": False})
+    assert not matches(meta, {"n": True})  # a bool is not a number to Chroma
+    assert not matches(meta, {"missing": {"$gte": 0}})
+    assert matches(meta, {"$or": [{"n": {"$gt": 5}}, {"record_id": {"$in": ["a"]}}]})
 
 
 # --- repository: records parsed on demand for search --------------------------------------

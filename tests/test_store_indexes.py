@@ -13,13 +13,10 @@ from fake_vectors import DIM, FakeEmbedder, unit
 
 from nemori_cli.config import Settings
 from nemori_cli.errors import EmbeddingMismatch, StoreError
+from nemori_cli.store.chroma import ChromaVectorIndex
 from nemori_cli.store.lexical import LexicalIndex
-from nemori_cli.store.vectors import (
-    ChromaVectorIndex,
-    collection_name,
-    open_chroma,
-    open_vector_index,
-)
+from nemori_cli.store.open_index import open_chroma, open_vector_index
+from nemori_cli.store.vector_index import collection_name
 
 
 def meta(record_id: str, **extra: object) -> dict:

@@ -9,7 +9,7 @@ import typer
 from nemori_cli.cli import context, render
 
 if TYPE_CHECKING:
-    from nemori_cli.doctor import UserReport
+    from nemori_cli.ops.doctor import UserReport
 
 
 def register(app: typer.Typer) -> None:

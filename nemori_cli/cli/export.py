@@ -33,7 +33,7 @@ def export(
     ] = None,
 ) -> None:
     """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
-    from nemori_cli.export import export_user
+    from nemori_cli.ops.export import export_user
 
     memory = context.get(ctx).memory()
     chunks = export_user(memory, user, format)

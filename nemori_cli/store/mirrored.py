@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+from nemori_cli.models import KINDS
 from nemori_cli.store.flat import FlatVectors, FlatView, Header
-from nemori_cli.store.vectors import KINDS, _can_match, _chroma_where, _matches
+from nemori_cli.store.where import can_match, chroma_where, matches
 
 if TYPE_CHECKING:
     import numpy as np
 
     from nemori_cli.embed import Embedder
-    from nemori_cli.store.vectors import ChromaVectorIndex
+    from nemori_cli.store.chroma import ChromaVectorIndex
 
 # Exact search multiplies every row: 60k rows x 384 floats is ~6 ms; HNSW stays ~5 ms at 100k+.
 FLAT_MAX_ROWS = 60_000
@@ -74,10 +75,10 @@ class MirroredVectorIndex:
         self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]:
         view = self._view(kind)
-        clause = _chroma_where(where)
-        if view is None or (clause is not None and not _can_match(clause)):
+        clause = chroma_where(where)
+        if view is None or (clause is not None and not can_match(clause)):
             return self._unpended(kind, [self.chroma.query(kind, embedding, k, where)])[0]
-        return view.query(embedding, k, None if clause is None else lambda m: _matches(m, clause))
+        return view.query(embedding, k, None if clause is None else lambda m: matches(m, clause))
 
     def query_many(
         self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None

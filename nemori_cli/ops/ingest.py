@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import NemoriError
 from nemori_cli.models import Conversation, Episode, Fact
+from nemori_cli.ops.run_summary import IngestSummary, Interrupted
 from nemori_cli.pipeline.base import Extraction
-from nemori_cli.run_summary import IngestSummary, Interrupted
 
 if TYPE_CHECKING:
     from nemori_cli.memory import Memory
@@ -80,7 +80,7 @@ class IngestRun:
             self.summary.seconds = time.perf_counter() - started
 
     def _ingest_file(self, path, format, strict, done_files, seen, open_source) -> None:  # type: ignore[no-untyped-def]
-        from nemori_cli.export import is_export
+        from nemori_cli.ops.export import is_export
 
         if is_export(path):
             self._restore_export(path, seen)
@@ -120,7 +120,7 @@ class IngestRun:
 
     def _restore_export(self, path: str, seen: dict[str, set[str]]) -> None:
         """Store the episodes and facts of a nemori export verbatim."""
-        from nemori_cli.export import restore_file
+        from nemori_cli.ops.export import restore_file
 
         try:
             restored = restore_file(self.memory, path, self.user_id)

@@ -1,77 +1,27 @@
-"""The vector index: one Chroma collection per user and kind, embedded or on a Chroma server."""
+"""The vector index on Chroma: one collection per user and kind, embedded or on a server."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nemori_cli.config import validate_user_id
-from nemori_cli.errors import EmbeddingMismatch, NemoriError, StoreError, UsageError
-from nemori_cli.store.jsonl import ensure_private_dir
+from nemori_cli.embed import chroma_embedding_function
+from nemori_cli.errors import EmbeddingMismatch, NemoriError, StoreError
+from nemori_cli.models import KINDS
+from nemori_cli.store.vector_index import collection_name, record_of
+from nemori_cli.store.where import can_match, chroma_where, matches
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from nemori_cli.config import Settings
     from nemori_cli.embed import Embedder
 
-KINDS = ("episode", "fact")
 _T = TypeVar("_T")
 _PAGE = 5000  # ids/metadatas fetched per call when listing a collection
 _DELETE_CHUNK = 500  # record ids per delete filter
-
-
-class VectorIndex(Protocol):
-    """Nearest-neighbour search over one user's episodes and facts (cosine similarity)."""
-
-    def upsert(
-        self,
-        kind: str,
-        doc_ids: Sequence[str],
-        embeddings: np.ndarray,
-        documents: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-    ) -> None: ...
-
-    def query(
-        self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
-    ) -> list[tuple[str, float]]: ...
-
-    def query_many(
-        self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
-    ) -> list[list[tuple[str, float]]]: ...
-
-    def delete(self, kind: str, record_ids: Collection[str]) -> None: ...
-    def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
-
-    def record_ids(self, kind: str) -> set[str]: ...
-
-    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]: ...
-
-    def built_with(self, kind: str) -> tuple[str | None, int | None]: ...
-
-    def count(self, kind: str) -> int: ...
-
-    def reset(self, kind: str) -> None: ...
-
-    def drop(self) -> None: ...
-
-    def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None: ...
-
-    def rebuild_copy(self, kind: str) -> None: ...
-
-    def settle(self) -> None: ...
-
-
-def collection_name(user_id: str, kind: str) -> str:
-    """Chroma collection name for a user and kind (Chroma allows only [a-zA-Z0-9._-])."""
-    digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
-    return f"nemori-{digest}-{kind}"
 
 
 def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
@@ -84,12 +34,12 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
         except (NemoriError, TypeError, AttributeError, AssertionError):
             raise
         except Exception as exc:
-            raise StoreError(f"vector index at {self.location}: {_one_line(exc)}") from None
+            raise StoreError(f"vector index at {self.location}: {one_line(exc)}") from None
 
     return wrapper
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
 
@@ -98,24 +48,6 @@ def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
     if "record_id" not in meta:
         raise ValueError("vector metadata must include record_id")
     return {k: v for k, v in meta.items() if v is not None}
-
-
-def _chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Accept {"a": x, "t": {"$gte": y, "$lt": z}}: split it into Chroma's one-condition $and."""
-    if not where:
-        return None
-    clauses: list[dict[str, Any]] = []
-    for key, cond in where.items():
-        if not key.startswith("$") and isinstance(cond, dict) and len(cond) > 1:
-            clauses.extend({key: {op: value}} for op, value in cond.items())
-        else:
-            clauses.append({key: cond})
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
-
-
-def record_of(doc_id: str) -> str:
-    """The record a vector document belongs to: ids are "<record id>" or "<record id>#<n>"."""
-    return doc_id.rsplit("#", 1)[0]
 
 
 def _best_per_record(
@@ -127,7 +59,7 @@ def _best_per_record(
     """Record id -> similarity of its best document (results come best first)."""
     best: dict[str, float] = {}
     for i, (doc_id, dist) in enumerate(zip(ids, dists, strict=True)):
-        if keep is not None and not _matches((metas[i] if metas else None) or {}, keep):
+        if keep is not None and not matches((metas[i] if metas else None) or {}, keep):
             continue
         rid = record_of(str(doc_id))
         if rid not in best:
@@ -135,61 +67,10 @@ def _best_per_record(
     return best
 
 
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "$eq": lambda a, b: a == b,
-    "$ne": lambda a, b: a != b,
-    "$gt": lambda a, b: a > b,
-    "$gte": lambda a, b: a >= b,
-    "$lt": lambda a, b: a < b,
-    "$lte": lambda a, b: a <= b,
-    "$in": lambda a, b: a in b,
-    "$nin": lambda a, b: a not in b,
-}
-
-
-def _can_match(where: dict[str, Any]) -> bool:
-    """Whether _matches understands this Chroma where clause."""
-    for key, cond in where.items():
-        if key in ("$and", "$or"):
-            if not all(isinstance(c, dict) and _can_match(c) for c in cond):
-                return False
-        elif key.startswith("$") or (
-            isinstance(cond, dict) and (len(cond) != 1 or next(iter(cond)) not in _COMPARE)
-        ):
-            return False
-    return True
-
-
-def _matches(meta: dict[str, Any], where: dict[str, Any]) -> bool:
-    """Evaluate a Chroma where clause on one document's metadata, as Chroma would."""
-    for key, cond in where.items():
-        if key == "$and":
-            if not all(_matches(meta, c) for c in cond):
-                return False
-        elif key == "$or":
-            if not any(_matches(meta, c) for c in cond):
-                return False
-        else:
-            if key not in meta:
-                return False
-            op, target = next(iter(cond.items())) if isinstance(cond, dict) else ("$eq", cond)
-            value = meta[key]
-            if isinstance(value, bool) != isinstance(target, bool) and op in ("$eq", "$ne"):
-                return op == "$ne"  # Chroma does not equate True with 1
-            try:
-                if not _COMPARE[op](value, target):
-                    return False
-            except TypeError:
-                return False
-    return True
-
-
 class ChromaVectorIndex:
     """A VectorIndex on any Chroma client (PersistentClient or HttpClient)."""
 
     def __init__(self, client: Any, user_id: str, embedder: Embedder, *, location: str) -> None:
-        from nemori_cli.embed import chroma_embedding_function
-
         self.client = client
         self.user_id = validate_user_id(user_id)
         self.embedder = embedder
@@ -283,15 +164,15 @@ class ChromaVectorIndex:
             return []
         coll = self._collection(kind)
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
-        chroma_where = _chroma_where(where)
-        if chroma_where is not None and _can_match(chroma_where):
+        clause = chroma_where(where)
+        if clause is not None and can_match(clause):
             # Chroma pre-filters by scanning the metadata of every document (0.7 s at 100k
             # facts). When the filter keeps most documents (superseded facts are few), the
             # nearest documents filtered here give the same answer in milliseconds.
-            hits = self._nearest(coll, vector, k, None, chroma_where, max_want=8 * k + 64)
+            hits = self._nearest(coll, vector, k, None, clause, max_want=8 * k + 64)
             if hits is not None:
                 return hits
-        hits = self._nearest(coll, vector, k, chroma_where, None, max_want=None)
+        hits = self._nearest(coll, vector, k, clause, None, max_want=None)
         assert hits is not None
         return hits
 
@@ -337,7 +218,7 @@ class ChromaVectorIndex:
         result = coll.query(
             query_embeddings=vectors,
             n_results=want,
-            where=_chroma_where(where),
+            where=chroma_where(where),
             include=["distances"],
         )
         out: list[list[tuple[str, float]]] = []
@@ -464,72 +345,3 @@ class ChromaVectorIndex:
         self._checked.discard(kind)
         with contextlib.suppress(NotFoundError, ValueError):  # nothing to drop
             self.client.delete_collection(collection_name(self.user_id, kind))
-
-
-def _quiet_chroma() -> None:
-    # Chroma logs warnings (e.g. n_results capped) through logging; keep them off stdout.
-    for name in ("chromadb", "chromadb.telemetry"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-
-
-def open_vector_index(settings: Settings, user_id: str, embedder: Embedder) -> VectorIndex:
-    """Open the user's vector index: embedded under data_dir/chroma, or on settings.chroma_url.
-
-    Embedded Chroma comes with a flat copy of its vectors (store/mirrored.py), and chromadb is
-    imported only when a command needs Chroma itself.
-    """
-    validate_user_id(user_id)
-    if settings.chroma_url is None:
-        from nemori_cli.store.flat import FlatVectors
-        from nemori_cli.store.mirrored import MirroredVectorIndex
-
-        flat = FlatVectors(settings.data_dir / "flat" / user_id)
-        return MirroredVectorIndex(flat, lambda: open_chroma(settings, user_id, embedder), embedder)
-    return open_chroma(settings, user_id, embedder)
-
-
-def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
-    """Open the user's Chroma collections: embedded under data_dir/chroma, or on the server."""
-    import chromadb
-    from chromadb.config import Settings as ChromaSettings
-
-    _quiet_chroma()
-    chroma_settings = ChromaSettings(anonymized_telemetry=False)
-    if settings.chroma_url is None:
-        path = ensure_private_dir(settings.data_dir / "chroma")
-        try:
-            client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
-        except Exception as exc:
-            raise StoreError(f"cannot open the vector index at {path}: {_one_line(exc)}") from None
-        return ChromaVectorIndex(client, user_id, embedder, location=str(path))
-
-    url = settings.chroma_url
-    host, port, ssl = _parse_url(url)
-    headers = {"Authorization": f"Bearer {settings.chroma_token}"} if settings.chroma_token else {}
-    kwargs: dict[str, Any] = {}
-    if settings.chroma_tenant:
-        kwargs["tenant"] = settings.chroma_tenant
-    if settings.chroma_database:
-        kwargs["database"] = settings.chroma_database
-    try:
-        client = chromadb.HttpClient(
-            host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings, **kwargs
-        )
-        client.heartbeat()
-    except Exception as exc:
-        raise StoreError(f"cannot reach the Chroma server at {url}: {_one_line(exc)}") from None
-    return ChromaVectorIndex(client, user_id, embedder, location=url)
-
-
-def _parse_url(url: str) -> tuple[str, int, bool]:
-    parts = urlsplit(url if "://" in url else f"http://{url}")
-    if parts.scheme not in {"http", "https"} or not parts.hostname:
-        raise UsageError(f"chroma_url {url!r}: use http://HOST:PORT or https://HOST[:PORT]")
-    if parts.path not in {"", "/"}:
-        raise UsageError(f"chroma_url {url!r}: a path after the host is not supported")
-    ssl = parts.scheme == "https"
-    try:
-        port = parts.port or (443 if ssl else 8000)
-    except ValueError:
-        raise UsageError(f"chroma_url {url!r}: invalid port") from None
-    return parts.hostname, port, ssl

@@ -11,8 +11,8 @@ from nemori_cli.models import to_iso
 
 def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
     """Scan each file without storing anything; a file that cannot be read reports its error."""
-    from nemori_cli.export import is_export
     from nemori_cli.importers import expand_paths, open_source, scan
+    from nemori_cli.ops.export import is_export
 
     reports: list[Any] = []
     for path in paths:
@@ -34,7 +34,7 @@ def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
 
 def _scan_export(path: str) -> dict[str, Any]:
     """Describe a nemori export the way scan() describes a chat file."""
-    from nemori_cli.export import read_export
+    from nemori_cli.ops.export import read_export
 
     _, episodes, facts = read_export(path)
     times = sorted(e.timestamp for e in episodes if e.timestamp is not None)

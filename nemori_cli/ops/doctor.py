@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nemori_cli.doctor_files import (
+from nemori_cli.models import Episode, Fact
+from nemori_cli.ops.doctor_files import (
     FILES,
     check_references,
     file_problems,
@@ -18,7 +19,6 @@ from nemori_cli.doctor_files import (
     reference_problems,
     repair_file,
 )
-from nemori_cli.models import Episode, Fact
 from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def check_indexes(
     memory: Memory, user: str, report: UserReport, *, repair: bool, leftovers: list[Path]
 ) -> None:
     """Drift between the JSONL and each index; with repair, reindex what drifted."""
-    from nemori_cli.doctor_indexes import check_all, repair_drift
+    from nemori_cli.ops.doctor_indexes import check_all, repair_drift
 
     repo = memory.repo(user)
     if leftovers:

@@ -1,0 +1,1 @@
+"""The operations Memory runs: ingest, delete, reindex, export/restore, doctor."""

@@ -1,0 +1,1 @@
+"""Hybrid retrieval: vector and BM25 candidates, fused, filtered and refined."""

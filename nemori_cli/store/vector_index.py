@@ -1,0 +1,63 @@
+"""The vector-index protocol: nearest-neighbour search over one user's episodes and facts."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class VectorIndex(Protocol):
+    """Nearest-neighbour search over one user's episodes and facts (cosine similarity)."""
+
+    def upsert(
+        self,
+        kind: str,
+        doc_ids: Sequence[str],
+        embeddings: np.ndarray,
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None: ...
+
+    def query(
+        self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]: ...
+
+    def query_many(
+        self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[list[tuple[str, float]]]: ...
+
+    def delete(self, kind: str, record_ids: Collection[str]) -> None: ...
+    def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    def record_ids(self, kind: str) -> set[str]: ...
+
+    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]: ...
+
+    def built_with(self, kind: str) -> tuple[str | None, int | None]: ...
+
+    def count(self, kind: str) -> int: ...
+
+    def reset(self, kind: str) -> None: ...
+
+    def drop(self) -> None: ...
+
+    def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None: ...
+
+    def rebuild_copy(self, kind: str) -> None: ...
+
+    def settle(self) -> None: ...
+
+
+def collection_name(user_id: str, kind: str) -> str:
+    """Chroma collection name for a user and kind (Chroma allows only [a-zA-Z0-9._-])."""
+    digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
+    return f"nemori-{digest}-{kind}"
+
+
+def record_of(doc_id: str) -> str:
+    """The record a vector document belongs to: ids are "<record id>" or "<record id>#<n>"."""
+    return doc_id.rsplit("#", 1)[0]
