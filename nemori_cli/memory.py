@@ -280,7 +280,7 @@ class Memory:
         return fact
 
     def users(self) -> list[str]:
-        from nemori_cli.store.jsonl import list_users
+        from nemori_cli.store.users import list_users
 
         return list_users(self.data_dir)
 
@@ -350,7 +350,7 @@ class Memory:
         if uid not in self.users():
             raise NotFound(f"no user {uid!r} in {self.data_dir}")
         self.vectors(uid).drop()
-        from nemori_cli.store.jsonl import delete_user_files
+        from nemori_cli.store.users import delete_user_files
 
         delete_user_files(self.data_dir, uid)
         self._repos.pop(uid, None)

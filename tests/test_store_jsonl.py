@@ -12,13 +12,9 @@ from pathlib import Path
 import pytest
 
 from nemori_cli.errors import LockTimeout, StoreError, UsageError
-from nemori_cli.store.jsonl import (
-    JsonlFile,
-    UserStore,
-    delete_user_files,
-    ensure_private_dir,
-    list_users,
-)
+from nemori_cli.store.files import ensure_private_dir
+from nemori_cli.store.jsonl import JsonlFile
+from nemori_cli.store.users import UserStore, delete_user_files, list_users
 
 
 def records(*ids: str) -> list[dict]:

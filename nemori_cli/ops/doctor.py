@@ -19,7 +19,7 @@ from nemori_cli.ops.doctor_files import (
     reference_problems,
     repair_file,
 )
-from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE
+from nemori_cli.store.files import DIR_MODE, FILE_MODE
 
 if TYPE_CHECKING:
     from nemori_cli.memory import Memory

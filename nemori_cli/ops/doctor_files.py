@@ -11,7 +11,8 @@ from typing import Any
 import orjson
 
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
-from nemori_cli.store.jsonl import FILE_MODE, JsonlFile
+from nemori_cli.store.files import FILE_MODE
+from nemori_cli.store.jsonl import JsonlFile
 
 FILES = ("episodes", "facts", "ingested")
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from nemori_cli.store.jsonl import FILE_MODE, ensure_private_dir
+from nemori_cli.store.files import FILE_MODE, ensure_private_dir
 
 if TYPE_CHECKING:
     import numpy as np

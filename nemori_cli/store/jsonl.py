@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -13,100 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from filelock import FileLock, Timeout
 
-from nemori_cli.config import validate_user_id
-from nemori_cli.errors import LockTimeout, StoreError
+from nemori_cli.errors import StoreError
+from nemori_cli.store.files import FILE_MODE, StoreLock, ensure_private_dir, fsync_dir, tell_waiting
 
-DIR_MODE = 0o700
-FILE_MODE = 0o600
 _ID_PREFIX = b'{"id":"'
 _ID_FIRST = re.compile(rb'\{"id":"([^"\\]*)"')  # an id without escapes, first in its line
-
-
-def ensure_private_dir(path: Path) -> Path:
-    """Create the folder (and missing parents) readable by the owner only; return it."""
-    missing: list[Path] = []
-    p = path
-    while not p.exists():
-        missing.append(p)
-        if p.parent == p:
-            break
-        p = p.parent
-    for folder in reversed(missing):
-        try:
-            folder.mkdir(mode=DIR_MODE)
-        except FileExistsError:
-            continue  # made by someone else meanwhile
-        except OSError as exc:
-            raise StoreError(f"{folder}: cannot create folder: {exc.strerror}") from None
-        os.chmod(folder, DIR_MODE)
-    return path
-
-
-def _tell_waiting(path: Path, timeout: float) -> None:
-    print(
-        f"nemori: {path} is in use by another nemori process; waiting up to {timeout:g}s...",
-        file=sys.stderr,
-        flush=True,
-    )
-
-
-class StoreLock:
-    """A re-entrant inter-process lock on one file; says once when it has to wait."""
-
-    def __init__(
-        self,
-        path: Path,
-        *,
-        timeout: float,
-        label: Path | None = None,
-        on_wait: Callable[[Path, float], None] = _tell_waiting,
-    ) -> None:
-        self.path = path
-        self.label = label or path  # what the messages name: the file or folder it guards
-        self.timeout = timeout
-        self.on_wait = on_wait
-        # One FileLock per path in this process: two FileLocks on one file would block each other.
-        self._lock = FileLock(str(path), mode=FILE_MODE, is_singleton=True)
-
-    @property
-    def is_locked(self) -> bool:
-        """Whether this process (this thread) holds the lock."""
-        return self._lock.is_locked
-
-    def try_acquire(self) -> bool:
-        """Take the lock if it is free right now; return whether it was taken."""
-        ensure_private_dir(self.path.parent)
-        try:
-            self._lock.acquire(blocking=False)
-        except Timeout:
-            return False
-        return True
-
-    def acquire(self) -> None:
-        """Take the lock, waiting up to the timeout; raise LockTimeout after that."""
-        if self.try_acquire():
-            return
-        self.on_wait(self.label, self.timeout)
-        try:
-            self._lock.acquire(timeout=self.timeout)
-        except Timeout:
-            raise LockTimeout(
-                f"{self.label} is locked by another nemori process; "
-                f"gave up after {self.timeout:g}s"
-            ) from None
-
-    def release(self) -> None:
-        """Release one level of the lock."""
-        self._lock.release()
-
-    def __enter__(self) -> StoreLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
 
 
 def _line_id(line: bytes) -> str | None:
@@ -140,7 +51,7 @@ class JsonlFile:
         path: Path,
         *,
         lock_timeout: float,
-        on_wait: Callable[[Path, float], None] = _tell_waiting,
+        on_wait: Callable[[Path, float], None] = tell_waiting,
     ) -> None:
         self.path = Path(path)
         self.lock = StoreLock(
@@ -304,7 +215,7 @@ class JsonlFile:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        _fsync_dir(folder)
+        fsync_dir(folder)
 
     def _current_lines(self) -> list[bytes]:
         data = self._read_bytes()
@@ -360,63 +271,3 @@ def _loads_object(line: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-class UserStore:
-    """The JSONL files of one user: users/<user_id>/{episodes,facts,ingested}.jsonl."""
-
-    def __init__(self, data_dir: Path, user_id: str, *, lock_timeout: float) -> None:
-        self.user_id = validate_user_id(user_id)
-        self.folder = Path(data_dir) / "users" / user_id
-        # Hold this one around changes that span several files (ingest, delete).
-        self.lock = StoreLock(self.folder / "user.lock", timeout=lock_timeout, label=self.folder)
-        self.episodes = JsonlFile(self.folder / "episodes.jsonl", lock_timeout=lock_timeout)
-        self.facts = JsonlFile(self.folder / "facts.jsonl", lock_timeout=lock_timeout)
-        self.ingested = JsonlFile(self.folder / "ingested.jsonl", lock_timeout=lock_timeout)
-
-    def exists(self) -> bool:
-        """Whether anything was ever stored for this user."""
-        return self.folder.is_dir()
-
-
-def list_users(data_dir: Path) -> list[str]:
-    """Return the ids of the users that have a folder under data_dir/users, sorted."""
-    root = Path(data_dir) / "users"
-    if not root.is_dir():
-        return []
-    names = []
-    for entry in root.iterdir():
-        if entry.is_dir():
-            try:
-                names.append(validate_user_id(entry.name))
-            except Exception:
-                continue  # not a folder nemori made
-    return sorted(names)
-
-
-def delete_user_files(data_dir: Path, user_id: str, *, lock_timeout: float = 60.0) -> None:
-    """Delete a user's JSONL files and BM25 indexes (the Chroma collections are the caller's)."""
-    validate_user_id(user_id)
-    store = UserStore(data_dir, user_id, lock_timeout=lock_timeout)
-    targets = [store.folder, Path(data_dir) / "bm25" / user_id]
-    if not any(t.exists() for t in targets):
-        return
-    with store.lock, store.episodes.lock, store.facts.lock, store.ingested.lock:
-        for target in targets:
-            try:
-                shutil.rmtree(target)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                raise StoreError(f"{target}: cannot delete: {exc.strerror}") from None

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from nemori_cli.errors import StoreError
-from nemori_cli.store.jsonl import DIR_MODE, FILE_MODE, ensure_private_dir
+from nemori_cli.store.files import DIR_MODE, FILE_MODE, ensure_private_dir
 
 DOC_IDS_FILE = "doc_ids.json"
 DELETED_FILE = "deleted.json"  # ids masked out since the last rebuild

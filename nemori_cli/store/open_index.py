@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 from nemori_cli.config import validate_user_id
 from nemori_cli.errors import StoreError, UsageError
 from nemori_cli.store.chroma import ChromaVectorIndex, one_line
+from nemori_cli.store.files import ensure_private_dir
 from nemori_cli.store.flat import FlatVectors
-from nemori_cli.store.jsonl import ensure_private_dir
 from nemori_cli.store.mirrored import MirroredVectorIndex
 from nemori_cli.store.vector_index import VectorIndex
 

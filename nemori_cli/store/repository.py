@@ -10,7 +10,8 @@ import orjson
 
 from nemori_cli.errors import StoreError
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
-from nemori_cli.store.jsonl import JsonlFile, UserStore
+from nemori_cli.store.jsonl import JsonlFile
+from nemori_cli.store.users import UserStore
 
 R = TypeVar("R", Episode, Fact)
 
