@@ -50,14 +50,14 @@ def prepare(root: Path) -> dict[str, Any]:
     for q, qvec in zip(qs, vecs, strict=True):
         cands = {}
         for kd in ("episode", "fact"):
-            vec = memory.vectors(q.user).query(kd, qvec, POOL)
-            lex = memory.lexical(kd, q.user).query(q.question, POOL)
+            vec = memory.parts.vectors(q.user).query(kd, qvec, POOL)
+            lex = memory.parts.lexical(kd, q.user).query(q.question, POOL)
             cands[kd] = [[r for r, _ in vec], [r for r, _ in lex]]
         rows.append((q, qvec, cands))
         if q.user not in stored:
             stored[q.user] = {}
             for kd in ("episode", "fact"):
-                index = memory.vectors(q.user)
+                index = memory.parts.vectors(q.user)
                 stored[q.user].update(index.embeddings(kd, sorted(index.documents(kd))))
     data = {"rows": rows, "stored": stored}
     with open(cache, "wb") as fh:
@@ -79,7 +79,7 @@ def evaluate(
     t = time.perf_counter()
     for q, qvec, cands in data["rows"]:
         if q.user not in tables:
-            repo = memory.repo(q.user)
+            repo = memory.parts.repo(q.user)
             tables[q.user] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
         tab = tables[q.user]
         stored = data["stored"][q.user]

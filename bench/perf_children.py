@@ -113,8 +113,8 @@ def child_reindex(data_dir: str) -> dict[str, Any]:
     from nemori_cli.embed import LOCAL_MODEL_ID
     from nemori_cli.memory import Memory
 
-    memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
-    memory.__dict__["embedder"] = stand_in = synth_store.HashEmbedder(LOCAL_MODEL_ID)
+    stand_in = synth_store.HashEmbedder(LOCAL_MODEL_ID)
+    memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER, embedder=stand_in)
     texts = 0
     inner = stand_in.embed
 
@@ -130,7 +130,7 @@ def child_reindex(data_dir: str) -> dict[str, Any]:
         "seconds": time.perf_counter() - t,
         "cpu_s": _cpu_s() - cpu,
         "texts": texts,
-        **counts,
+        **counts.to_dict(),
         "peak_mb": _peak_mb(),
     }
 
@@ -142,8 +142,8 @@ def child_delete(data_dir: str, n: str) -> dict[str, Any]:
     times = []
     for _ in range(int(n)):
         memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
-        victim = next(iter(memory.repo().facts.all()))
-        memory.vectors().count("fact")  # open the index outside the timing
+        victim = next(iter(memory.parts.repo().facts.all()))
+        memory.parts.vectors().count("fact")  # open the index outside the timing
         t = time.perf_counter()
         memory.delete_facts([victim])
         times.append(time.perf_counter() - t)

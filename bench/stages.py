@@ -75,9 +75,7 @@ def _patch(clock: StageClock, owner: Any, name: str, stage: str, *, iterator: bo
 
 def install() -> StageClock:
     """Patch the ingest code path's stage functions; return the clock they report to."""
-    import nemori_cli.importers as importers
-    import nemori_cli.indexing as indexing
-    import nemori_cli.pipeline.facts as facts
+    import nemori_cli.ops.ingest as ingest
     from nemori_cli.embed import LocalEmbedder
     from nemori_cli.importers.source import Source
     from nemori_cli.ops.ingest import IngestRun
@@ -85,23 +83,23 @@ def install() -> StageClock:
     from nemori_cli.store.chroma import ChromaVectorIndex
     from nemori_cli.store.jsonl import JsonlFile
     from nemori_cli.store.lexical import LexicalIndex
-    from nemori_cli.store.repository import Repository, _Table
+    from nemori_cli.store.repository import RecordTable, Repository
 
     clock = StageClock()
-    _patch(clock, importers, "open_source", "parse")
+    _patch(clock, ingest, "open_source", "parse")
     _patch(clock, Source, "conversations", "parse", iterator=True)
     _patch(clock, OfflineExtractor, "segment", "segment")
     _patch(clock, OfflineExtractor, "episode", "segment")
     _patch(clock, LocalEmbedder, "embed", "embed")
     _patch(clock, OfflineExtractor, "extract", "facts")
-    _patch(clock, IngestRun, "_related", "facts")
-    _patch(clock, facts, "fold_duplicates", "facts")
-    _patch(clock, indexing, "episode_docs", "index")
+    _patch(clock, IngestRun, "related_facts", "facts")
+    _patch(clock, ingest, "fold_duplicates", "facts")
+    _patch(clock, ingest, "episode_docs", "index")
     _patch(clock, ChromaVectorIndex, "upsert", "index")
     _patch(clock, ChromaVectorIndex, "delete", "index")
     _patch(clock, LexicalIndex, "rebuild", "index")
     for name in ("append", "upsert", "rewrite", "delete_ids", "read"):
         _patch(clock, JsonlFile, name, "write")
-    _patch(clock, _Table, "all", "write")
+    _patch(clock, RecordTable, "all", "write")
     _patch(clock, Repository, "ingested", "write")
     return clock

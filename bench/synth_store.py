@@ -179,12 +179,12 @@ def facts(episodes: Sequence[Any], n: int, seed: int = 11) -> list[Any]:
 def build(data_dir: Path, n: int, *, files: int = 10) -> dict[str, float]:
     """Build a store of n episodes and n facts for USER under data_dir; return timings."""
     from nemori_cli.embed import LOCAL_MODEL_ID
-    from nemori_cli.indexing import fact_docs
+    from nemori_cli.indexing import index_records
     from nemori_cli.memory import Memory
 
     timings: dict[str, float] = {}
-    memory = Memory.open(data_dir=data_dir, user=USER)
-    memory.__dict__["embedder"] = HashEmbedder(LOCAL_MODEL_ID)  # replaces the cached_property
+    memory = Memory.open(data_dir=data_dir, user=USER, embedder=HashEmbedder(LOCAL_MODEL_ID))
+    parts = memory.parts
     src = data_dir.parent / f"{data_dir.name}-src"
     src.mkdir(parents=True, exist_ok=True)
     convs = conversations(n)
@@ -200,18 +200,14 @@ def build(data_dir: Path, n: int, *, files: int = 10) -> dict[str, float]:
     if summary.failed:
         raise RuntimeError(f"synthetic ingest failed: {summary.failed[:3]}")
     t = time.perf_counter()
-    eps = list(memory.repo(USER).episodes.all().values())
+    eps = list(parts.repo(USER).episodes.all().values())
     made = facts(eps, n)
-    with memory.writing(USER) as repo:
+    with parts.writing(USER) as repo:
         for start in range(0, len(made), 2000):
             chunk = made[start : start + 2000]
             repo.facts.upsert(chunk)
-            docs = fact_docs(chunk, memory.embedder.embed([f.content for f in chunk]))
-            memory.vectors(USER).upsert(
-                "fact", docs.ids, docs.vectors, docs.documents, docs.metadatas
-            )
-        memory._rebuild_lexical("fact", USER)
-    memory._clean(USER)
+            index_records(parts.vectors(USER), parts.embedder, "fact", chunk)
+        parts.rebuild_lexical("fact", USER)
     timings["store_facts_s"] = time.perf_counter() - t
     shutil.rmtree(src, ignore_errors=True)
     return timings
@@ -237,12 +233,10 @@ def _add_flat_copy(data_dir: Path) -> None:
     from nemori_cli.embed import LOCAL_MODEL_ID
     from nemori_cli.memory import Memory
 
-    memory = Memory.open(data_dir=data_dir, user=USER)
-    memory.__dict__["embedder"] = HashEmbedder(LOCAL_MODEL_ID)
-    with memory.writing(USER):
+    parts = Memory.open(data_dir=data_dir, user=USER, embedder=HashEmbedder(LOCAL_MODEL_ID)).parts
+    with parts.writing(USER):
         for kind in ("episode", "fact"):
-            memory.vectors(USER).rebuild_copy(kind)
-    memory._clean(USER)
+            parts.vectors(USER).rebuild_copy(kind)
 
 
 def copy_store(n: int, target: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Turn episodes and facts into the documents that the vector and lexical indexes hold."""
+"""Turn episodes and facts into what the vector and lexical indexes hold, and index them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nemori_cli.models import Episode, Fact
+from nemori_cli.embed import Embedder
+from nemori_cli.models import Episode, Fact, Kind
 from nemori_cli.pipeline.segment import embed_text
+from nemori_cli.store.vector_index import VectorIndex
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,6 +18,8 @@ EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
 SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length are embedded whole
+EPISODE_BATCH = 256  # episodes embedded and upserted together
+FACT_BATCH = 1024  # facts embedded and upserted together
 
 
 @dataclass(frozen=True)
@@ -33,8 +37,6 @@ def lexical_text(record: Episode | Fact) -> str:
     if isinstance(record, Episode):
         return f"{record.title}\n{record.content}"
     return record.content
-
-
 
 
 def episode_metadata(ep: Episode) -> dict[str, Any]:
@@ -57,19 +59,27 @@ def fact_metadata(fact: Fact) -> dict[str, Any]:
     return meta
 
 
-def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
-    """Build an episode's vector documents: its title (or short narrative) and message windows.
+@dataclass(frozen=True)
+class EpisodeTexts:
+    """An episode batch's vector documents before embedding: ids, texts, metadata, and what
+    each document's vector is made of (its own text, or the mean of its messages' vectors)."""
+
+    ids: list[str]
+    documents: list[str]
+    metadatas: list[dict[str, Any]]
+    parts: list[list[str]]  # texts whose vectors make each document's vector
+
+
+def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
+    """Lay out the vector documents of episodes: the title (or short narrative) and windows.
 
     A window's vector is the mean of its messages' vectors, which segmentation has already
     computed, so long episodes cost no extra embedding time.
     """
-    import numpy as np
-
     ids: list[str] = []
     docs: list[str] = []
     metas: list[dict[str, Any]] = []
-    whole_texts: list[str] = []
-    windows: list[list[str]] = []  # message texts per window; [] for a whole-text document
+    parts: list[list[str]] = []
     for ep in episodes:
         meta = episode_metadata(ep)
         whole = ep.content if len(ep.content) <= SHORT_NARRATIVE_CHARS else ""
@@ -77,8 +87,7 @@ def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
         ids.append(f"{ep.id}#0")
         docs.append(whole)
         metas.append(meta)
-        whole_texts.append(whole)
-        windows.append([])
+        parts.append([whole])
         # the text segmentation embeds a message as, so each is embedded once per run
         texts = [t for t in (embed_text(m) for m in ep.messages) if t]
         for n, start in enumerate(range(0, len(texts), WINDOW_MESSAGES), start=1):
@@ -86,22 +95,28 @@ def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
             ids.append(f"{ep.id}#{n}")
             docs.append("\n".join(chunk))
             metas.append(meta)
-            windows.append(chunk)
-    all_texts = list(dict.fromkeys([*whole_texts, *(t for w in windows for t in w)]))
+            parts.append(chunk)
+    return EpisodeTexts(ids, docs, metas, parts)
+
+
+def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
+    """Build and embed the vector documents of episodes (see episode_texts)."""
+    import numpy as np
+
+    laid = episode_texts(episodes)
+    all_texts = list(dict.fromkeys(t for p in laid.parts for t in p))
     if not all_texts:
         return VectorDocs([], np.zeros((0, 0), dtype=np.float32), [], [])
     matrix = embed(all_texts)
     row = {t: i for i, t in enumerate(all_texts)}
-    vectors = np.empty((len(ids), matrix.shape[1]), dtype=np.float32)
-    wi = 0
-    for i, window in enumerate(windows):
-        if not window:
-            vectors[i] = matrix[row[whole_texts[wi]]]
-            wi += 1
+    vectors = np.empty((len(laid.ids), matrix.shape[1]), dtype=np.float32)
+    for i, (doc_id, texts) in enumerate(zip(laid.ids, laid.parts, strict=True)):
+        if doc_id.endswith("#0"):  # the episode's own text
+            vectors[i] = matrix[row[texts[0]]]
         else:
-            mean = matrix[[row[t] for t in window]].mean(axis=0)
+            mean = matrix[[row[t] for t in texts]].mean(axis=0)
             vectors[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
-    return VectorDocs(ids, vectors, docs, metas)
+    return VectorDocs(laid.ids, vectors, laid.documents, laid.metadatas)
 
 
 def fact_docs(facts: Sequence[Fact], vectors: Any) -> VectorDocs:
@@ -112,3 +127,24 @@ def fact_docs(facts: Sequence[Fact], vectors: Any) -> VectorDocs:
         [f.content for f in facts],
         [fact_metadata(f) for f in facts],
     )
+
+
+def index_records(
+    vectors: VectorIndex,
+    embedder: Embedder,
+    kind: Kind,
+    records: Sequence[Episode] | Sequence[Fact],
+    *,
+    advance: Callable[[int], None] | None = None,
+) -> None:
+    """Embed records in batches and upsert their documents into the vector index."""
+    step = EPISODE_BATCH if kind == "episode" else FACT_BATCH
+    for start in range(0, len(records), step):
+        chunk = records[start : start + step]
+        if kind == "episode":
+            docs = episode_docs(chunk, embedder.embed)  # type: ignore[arg-type]
+        else:
+            docs = fact_docs(chunk, embedder.embed([r.content for r in chunk]))  # type: ignore[arg-type]
+        vectors.upsert(kind, docs.ids, docs.vectors, docs.documents, docs.metadatas)
+        if advance is not None:
+            advance(len(chunk))

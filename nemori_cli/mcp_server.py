@@ -7,25 +7,24 @@ serves, Memory reports no progress here, and the SDK's own logging goes to stder
 from __future__ import annotations
 
 import logging
-import tempfile
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, Field
 
+from nemori_cli import __version__
 from nemori_cli.errors import NemoriError, UsageError
+from nemori_cli.memory import Memory
 from nemori_cli.models import CATEGORIES, to_iso, utcnow
+from nemori_cli.ops.run_summary import IngestSummary
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp_types import CallToolResult
-
-    from nemori_cli.memory import Memory
 
 INSTRUCTIONS = (
     "Long-term memory of one person, built from their chat history: episodes (titled, dated "
@@ -101,14 +100,13 @@ class MemoryTools:
         """Ingest a conversation given as messages or as nemori JSON text."""
         if (messages is None) == (not text):
             raise UsageError("give either messages or text (nemori JSON), not both or neither")
-        if messages is not None:
-            doc: dict[str, Any] = {"messages": [m.model_dump(exclude_none=True) for m in messages]}
-            if title:
-                doc["title"] = title
-            payload = orjson.dumps(doc)
-        else:
-            payload = text.encode("utf-8")
-        return self._ingest(payload)
+        with self._lock:
+            if messages is not None:
+                dicts = [m.model_dump(exclude_none=True) for m in messages]
+                summary = self.memory.add_messages(dicts, user=self.user, title=title or None)
+            else:
+                summary = self.memory.add_document(text, user=self.user, format="nemori")
+        return _added(summary)
 
     def add_note(
         self, text: Annotated[str, Field(description="The note, in the person's words")]
@@ -117,23 +115,17 @@ class MemoryTools:
         if not text.strip():
             raise UsageError("the note is empty")
         message = {"role": "user", "content": text, "timestamp": to_iso(utcnow())}
-        return self._ingest(orjson.dumps({"messages": [message]}))
+        with self._lock:
+            return _added(self.memory.add_messages([message], user=self.user))
 
-    def _ingest(self, payload: bytes) -> dict[str, Any]:
-        """Ingest a nemori JSON document through Memory; report what was stored."""
-        with tempfile.TemporaryDirectory(prefix="nemori-mcp-") as folder:
-            path = Path(folder) / "mcp-conversation.json"
-            path.write_bytes(payload)
-            with self._lock:
-                summary = self.memory.ingest([str(path)], user=self.user, format="nemori")
-        if summary.failed:
-            why = "; ".join(why for _, why in summary.failed)
-            raise UsageError(why.replace(str(path), "input"))
-        d = summary.to_dict()
-        keys = ("conversations", "messages", "episodes", "facts", "merged", "superseded")
-        out = {k: d[k] for k in keys}
-        out["skipped"] = [s["why"] for s in d["skipped"]]
-        return out
+
+def _added(summary: IngestSummary) -> dict[str, Any]:
+    """What an add tool reports: the counts of what was stored, and what was skipped."""
+    d = summary.to_dict()
+    keys = ("conversations", "messages", "episodes", "facts", "merged", "superseded")
+    out = {k: d[k] for k in keys}
+    out["skipped"] = [s["why"] for s in d["skipped"]]
+    return out
 
 
 def _parse_when(value: str | None, name: str) -> datetime | None:
@@ -199,8 +191,6 @@ DESCRIPTIONS = {
 def build_server(memory: Memory, user: str | None = None) -> MCPServer:
     """Build the MCP server whose tools read and write the memory of one user."""
     from mcp.server.mcpserver import MCPServer
-
-    from nemori_cli import __version__
 
     tools = MemoryTools(memory, user)
     server: MCPServer = MCPServer(

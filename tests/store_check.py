@@ -112,15 +112,15 @@ def index_ids(data_dir: Path, user: str = "me") -> dict[str, dict[str, set[str]]
     from nemori_cli.memory import Memory
 
     memory = Memory.open(data_dir=data_dir, user=user)
-    repo = memory.repo(user)
+    repo = memory.parts.repo(user)
     tables = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
     out: dict[str, dict[str, set[str]]] = {}
     for kind, table in tables.items():
-        lexical = memory.lexical(kind, user).doc_ids()  # type: ignore[arg-type]
+        lexical = memory.parts.lexical(kind, user).doc_ids()  # type: ignore[arg-type]
         assert len(lexical) == len(set(lexical)), f"duplicate bm25 doc ids for {kind}"
         out[kind] = {
             "jsonl": set(table),
-            "chroma": memory.vectors(user).record_ids(kind),
+            "chroma": memory.parts.vectors(user).record_ids(kind),
             "bm25": set(lexical),
         }
     return out

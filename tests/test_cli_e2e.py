@@ -119,11 +119,12 @@ def test_delete_fact_removes_it_from_both_search_paths_and_reindex_is_stable(
     from nemori_cli.memory import Memory
 
     mem = Memory.open(data_dir=data)
-    assert fact_id not in mem.vectors().record_ids("fact")
-    assert fact_id not in {i for i, _ in mem.lexical("fact").query("hiking Alps September", 100)}
+    assert fact_id not in mem.parts.vectors().record_ids("fact")
+    lexical = mem.parts.lexical("fact").query("hiking Alps September", 100)
+    assert fact_id not in {i for i, _ in lexical}
     assert fact_id not in {f.id for f in mem.facts()}
     assert cli("--data-dir", data, "doctor", "--repair")[0] == 0  # carries out waiting deletes
-    chroma = Memory.open(data_dir=data).vectors().chroma  # type: ignore[attr-defined]
+    chroma = Memory.open(data_dir=data).parts.vectors().chroma  # type: ignore[attr-defined]
     assert fact_id not in chroma.record_ids("fact")
 
 
@@ -142,8 +143,8 @@ def test_delete_episode_deletes_facts_only_it_supports(tmp_path: Path) -> None:
     mem = Memory.open(data_dir=data)
     assert target not in {e.id for e in mem.episodes()}
     assert not only_there & {f.id for f in mem.facts()}
-    assert target not in mem.vectors().record_ids("episode")
-    assert not only_there & mem.vectors().record_ids("fact")
+    assert target not in mem.parts.vectors().record_ids("episode")
+    assert not only_there & mem.parts.vectors().record_ids("fact")
 
 
 def test_delete_without_yes_and_without_terminal_refuses(ingested: Path) -> None:

@@ -125,8 +125,7 @@ def test_a_crash_between_the_jsonl_and_chroma_is_repaired_by_the_next_run(
     crashed = Memory.open()
     with pytest.raises(Crash):
         crashed.ingest([str(inputs)])
-    for marker in crashed._markers.values():
-        marker.abandon()  # what the OS does to a dead process's locks
+    crashed.parts.marker().abandon()  # what the OS does to a dead process's locks
     monkeypatch.setattr(ChromaVectorIndex, "upsert", real)
     Memory.open().ingest([str(inputs)])
     assert_consistent(data_dir, reference[0])

@@ -309,3 +309,17 @@ def test_pool_reraises_a_worker_error() -> None:
 
     with pytest.raises(ValueError, match="bad item"):
         run_pool(range(10), fn, 2, lambda r: None)
+
+
+def test_llm_facts_get_their_ids_by_the_offline_rule(scripted: Any) -> None:
+    from nemori_cli.pipeline.facts import fact_id
+
+    ep = make_episode(["I moved to Lisbon, Portugal, in May!", "Nice.", "Yes."])
+    scripted({
+        "title": "A move", "timestamp": None, "narrative": "The user moved to Lisbon.",
+        "facts": [{"content": "The user moved to Lisbon, Portugal.", "category": "experience",
+                   "sources": [1]}],
+    })
+    fact = LLMExtractor(settings(), embed=None).extract(ep, []).facts[0]
+    # the same statement gets the same id whichever extractor made it
+    assert fact.id == fact_id(ep.user_id, "the user moved to Lisbon Portugal")

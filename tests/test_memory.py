@@ -97,8 +97,7 @@ def test_a_store_built_with_another_embedder_asks_for_reindex(
     tmp_path: Path, data_dir: Path
 ) -> None:
     Memory.open(data_dir=data_dir).ingest([str(write_chat(tmp_path / "a.json", FIRST))])
-    mem = Memory.open(data_dir=data_dir)
-    mem.embedder = OtherEmbedder()  # type: ignore[assignment]
+    mem = Memory.open(data_dir=data_dir, embedder=OtherEmbedder())
     with pytest.raises(EmbeddingMismatch, match="nemori reindex"):
         mem.search("peanuts")
     mem.reindex()
@@ -159,7 +158,7 @@ def test_ingest_with_an_llm_over_http(
     assert facts[0].extractor == "llm:openai/test-model"
     assert len(facts[0].source_episode_ids) == summary["episodes"]  # merged, not repeated
     assert {e.title for e in mem.episodes()} == {"A planned hiking trip"}
-    assert mem.stats()["llm_usage"]["calls"] >= summary["episodes"]
+    assert mem.stats().llm_usage["calls"] >= summary["episodes"]
 
 
 def test_a_move_supersedes_where_the_user_lived_offline(data_dir: Path) -> None:

@@ -163,12 +163,12 @@ def test_deleting_a_fact_revives_the_one_it_superseded(data_dir: Path) -> None:
         def embed(self, texts: object) -> np.ndarray:
             return np.ones((len(texts), DIM), np.float32) / np.sqrt(DIM)  # type: ignore[arg-type]
 
-    memory = Memory(Settings(data_dir=data_dir, user="me"))
-    memory.__dict__["embedder"] = Embedder()
-    memory.repo().facts.upsert([fact(1, superseded_by="f2"), fact(2), fact(3, superseded_by="f9")])
+    memory = Memory(Settings(data_dir=data_dir, user="me"), embedder=Embedder())
+    stored = [fact(1, superseded_by="f2"), fact(2), fact(3, superseded_by="f9")]
+    memory.parts.repo().facts.upsert(stored)
     memory.delete_facts(["f2"])
-    after = Memory(Settings(data_dir=data_dir, user="me")).repo().facts.all()
+    after = Memory(Settings(data_dir=data_dir, user="me")).parts.repo().facts.all()
     assert "f2" not in after
     assert after["f1"].superseded_by is None and after["f3"].superseded_by == "f9"
-    assert memory.vectors().record_ids("fact") == {"f1"}
-    assert "f2" not in {d for d, _ in memory.lexical("fact").query("fact hiking cooking", 10)}
+    assert memory.parts.vectors().record_ids("fact") == {"f1"}
+    assert "f2" not in {d for d, _ in memory.parts.lexical("fact").query("fact hiking cooking", 10)}

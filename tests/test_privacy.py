@@ -99,7 +99,7 @@ def test_litellm_loads_without_network_and_without_callbacks(no_network: list[st
 def test_chroma_telemetry_is_off(data_dir: Path) -> None:
     from nemori_cli.memory import Memory
 
-    client = Memory.open().vectors().client  # type: ignore[attr-defined]
+    client = Memory.open().parts.vectors().client  # type: ignore[attr-defined]
     assert client.get_settings().anonymized_telemetry is False
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.cli.ingest import summary_table
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -30,15 +31,13 @@ def backfill(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Extract facts for episodes whose extraction is missing or failed (resumable)."""
-    from nemori_cli.cli.ingest import _summary_table
-
     with render.interrupts_reported(), render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress, workers=workers)
         summary = memory.backfill(redo=redo)
     if as_json:
         render.print_json(summary.to_dict())
     else:
-        _summary_table(summary.to_dict())
+        summary_table(summary.to_dict())
 
 
 def reindex(ctx: typer.Context) -> None:
@@ -46,7 +45,7 @@ def reindex(ctx: typer.Context) -> None:
     with render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress)
         counts = memory.reindex()
-    render.err.print(f"reindexed {counts['episodes']} episodes and {counts['facts']} facts")
+    render.err.print(f"reindexed {counts.episodes} episodes and {counts.facts} facts")
 
 
 def stats(
@@ -54,7 +53,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show counts and LLM spend for the user."""
-    data = context.get(ctx).memory().stats()
+    data = context.get(ctx).memory().stats().to_dict()
     if as_json:
         render.print_json(data)
         return
@@ -69,7 +68,7 @@ def formats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the import formats that ingest detects (or takes with --format)."""
-    from nemori_cli.importers import FORMATS
+    from nemori_cli.importers import FORMATS  # lazily, for startup
 
     if as_json:
         render.print_json(FORMATS)

@@ -12,6 +12,7 @@ import typer
 from nemori_cli import __version__
 from nemori_cli.cli import admin, doctor, episodes, export, facts, ingest, mcp, search, users
 from nemori_cli.cli.context import AppContext
+from nemori_cli.cli.render import error
 from nemori_cli.errors import NemoriError
 
 app = typer.Typer(
@@ -82,8 +83,6 @@ doctor.register(app)
 
 def main(argv: list[str] | None = None) -> Any:
     """Run the CLI; turn every failure into a one-line message and an exit code."""
-    from nemori_cli.cli.render import error
-
     usage_errors: tuple[type[Exception], ...]
     aborts: tuple[type[BaseException], ...]
     if hasattr(typer, "TyperException"):  # recent typer vendors click, with its own classes

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from nemori_cli.errors import UsageError
+from nemori_cli.progress import Progress
+
 if TYPE_CHECKING:
     from nemori_cli.memory import Memory
-    from nemori_cli.progress import Progress
 
 
 class AppContext:
@@ -21,7 +24,7 @@ class AppContext:
     def memory(self, progress: Progress | None = None, **more: Any) -> Memory:
         """Return the Memory for this invocation (options given here override settings)."""
         if self._memory is None:
-            from nemori_cli.memory import Memory
+            from nemori_cli.memory import Memory  # lazily: `nemori --help` needs none of it
 
             self._memory = Memory.open(progress=progress, **{**self.overrides, **more})
         elif progress is not None:
@@ -38,10 +41,6 @@ def get(ctx: typer.Context) -> AppContext:
 
 def confirm_or_abort(question: str, yes: bool) -> None:
     """Ask before destroying data, unless --yes was given; refuse when nobody can answer."""
-    import sys
-
-    from nemori_cli.errors import UsageError
-
     if yes:
         return
     if not sys.stdin.isatty():

@@ -75,5 +75,5 @@ def delete_episodes(
     )
     result = memory.delete_episodes(episode_ids)
     render.err.print(
-        f"deleted {len(result['episodes'])} episode(s) and {len(result['facts'])} fact(s)"
+        f"deleted {len(result.episodes)} episode(s) and {len(result.facts)} fact(s)"
     )

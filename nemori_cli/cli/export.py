@@ -33,10 +33,8 @@ def export(
     ] = None,
 ) -> None:
     """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
-    from nemori_cli.ops.export import export_user
-
     memory = context.get(ctx).memory()
-    chunks = export_user(memory, user, format)
+    chunks = memory.export(user, format)
     if output is None or str(output) == "-":
         for chunk in chunks:
             sys.stdout.write(chunk)

@@ -49,12 +49,12 @@ def ingest(
     if as_json:
         render.print_json(summary.to_dict())
     else:
-        _summary_table(summary.to_dict())
+        summary_table(summary.to_dict())
     if summary.failed:
         raise typer.Exit(1)
 
 
-def _summary_table(s: dict[str, Any]) -> None:
+def summary_table(s: dict[str, Any]) -> None:
     rows = [
         ("files", s["files"]),
         ("conversations", s["conversations"]),
@@ -80,7 +80,7 @@ def _summary_table(s: dict[str, Any]) -> None:
 
 def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_json: bool) -> None:
     memory = app_ctx.memory()
-    reports = [r if isinstance(r, dict) else r.to_dict() for r in memory.dry_run(paths, format=fmt)]
+    reports = [r.to_dict() for r in memory.dry_run(paths, format=fmt)]
     if as_json:
         render.print_json(reports)
     else:

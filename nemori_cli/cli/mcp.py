@@ -20,7 +20,7 @@ def mcp(
     ] = None,
 ) -> None:
     """Serve the memory to MCP clients over stdio (see docs/mcp.md)."""
-    from nemori_cli.mcp_server import serve
+    from nemori_cli.mcp_server import serve  # lazily: its pydantic tool models cost startup
 
     memory = context.get(ctx).memory()
     serve(memory, user)

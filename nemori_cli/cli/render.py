@@ -13,6 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
+
 # Piped output is read by people too (less, files): give tables room instead of 80 columns.
 _PIPE_WIDTH = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
 out = Console(highlight=False, soft_wrap=False, width=_PIPE_WIDTH)
@@ -59,8 +61,6 @@ def short(text: str, width: int = 100) -> str:
 
 def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """Print a rich table on stdout (plain aligned text for long listings)."""
-    from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
-
     cells = [["" if v is None else str(v) for v in r] for r in rows]
     if len(cells) > PLAIN_ROWS:
         plain_table(title, columns, cells)

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.errors import NotFound
 
 app = typer.Typer(help="List and delete users.", no_args_is_help=True)
 
@@ -20,10 +21,8 @@ def list_users(
     memory = context.get(ctx).memory()
     rows = []
     for uid in memory.users():
-        repo = memory.repo(uid)
-        rows.append(
-            {"user": uid, "episodes": len(repo.episodes.all()), "facts": len(repo.facts.all())}
-        )
+        counts = memory.stats(uid)
+        rows.append({"user": uid, "episodes": counts.episodes, "facts": counts.facts})
     if as_json:
         render.print_json(rows)
     else:
@@ -40,8 +39,6 @@ def delete_user(
     memory = context.get(ctx).memory()
     uid = memory.user_id(user)
     if uid not in memory.users():
-        from nemori_cli.errors import NotFound
-
         raise NotFound(f"no user {uid!r} in {memory.data_dir}")
     context.confirm_or_abort(f"Delete all memory of user {uid!r}?", yes)
     memory.delete_user(uid)

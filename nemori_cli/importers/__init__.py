@@ -6,7 +6,7 @@ Importers know nothing of storage or LLMs; they stream Conversation objects.
 from nemori_cli.importers.base import EmptySource, Skipped
 from nemori_cli.importers.detect import FORMATS
 from nemori_cli.importers.scan import ScanReport, scan
-from nemori_cli.importers.source import Source, expand_paths, open_source
+from nemori_cli.importers.source import Source, expand_paths, open_bytes, open_source
 
 __all__ = [
     "FORMATS",
@@ -15,6 +15,7 @@ __all__ = [
     "Skipped",
     "Source",
     "expand_paths",
+    "open_bytes",
     "open_source",
     "scan",
 ]

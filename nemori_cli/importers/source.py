@@ -42,8 +42,21 @@ class Source:
 
 def open_source(path: str, *, format: str | None = None, strict: bool = False) -> Source:
     """Open a file (or "-" for stdin), recognise its format, and check that it can be read."""
+    detect.format_name(format)  # an unknown format is reported before a missing file
+    return open_payload(Payload.read(path), format=format, strict=strict)
+
+
+def open_bytes(
+    data: bytes, *, label: str = "input", format: str | None = None, strict: bool = False
+) -> Source:
+    """Open a document held in memory as open_source opens a file; messages name it `label`."""
+    return open_payload(Payload(label, data, label), format=format, strict=strict)
+
+
+def open_payload(payload: Payload, *, format: str | None = None, strict: bool = False) -> Source:
+    """Recognise the format of an input read already, and check that it can be read."""
     forced = detect.format_name(format)
-    payload = Payload.read(path)
+    path = payload.path
     if payload.is_zip():
         plan = zipped.plan_zip(payload, lambda member: detect.plan(member, forced))
     else:

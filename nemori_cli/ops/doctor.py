@@ -6,9 +6,10 @@ import contextlib
 import os
 import shutil
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nemori_cli.models import Episode, Fact
 from nemori_cli.ops.doctor_files import (
@@ -19,10 +20,10 @@ from nemori_cli.ops.doctor_files import (
     reference_problems,
     repair_file,
 )
+from nemori_cli.ops.doctor_indexes import check_all, repair_drift
+from nemori_cli.parts import Parts
 from nemori_cli.store.files import DIR_MODE, FILE_MODE
-
-if TYPE_CHECKING:
-    from nemori_cli.memory import Memory
+from nemori_cli.store.users import list_users
 
 
 @dataclass
@@ -47,18 +48,18 @@ class UserReport:
         }
 
 
-def check_files(memory: Memory, user: str, report: UserReport, *, repair: bool) -> bool:
+def check_files(parts: Parts, user: str, report: UserReport, *, repair: bool) -> bool:
     """JSON validity and unique ids of each JSONL file; with repair, rewrite the bad ones.
 
     Return whether the files can be read as records (no bad lines left).
     """
-    folder = memory.repo(user).folder
+    folder = parts.repo(user).folder
     readable = True
     for name in FILES:
         parsed = read_file(folder, name)
         found = file_problems(parsed)
         if found and repair:
-            report.repaired.extend(repair_file(parsed, memory.settings.lock_timeout))
+            report.repaired.extend(repair_file(parsed, parts.settings.lock_timeout))
             parsed = read_file(folder, name)
             found = file_problems(parsed)
         readable = readable and not parsed.bad_lines
@@ -66,12 +67,12 @@ def check_files(memory: Memory, user: str, report: UserReport, *, repair: bool) 
     return readable
 
 
-def check_refs(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
+def check_refs(parts: Parts, user: str, report: UserReport, *, repair: bool) -> None:
     """Facts whose source episodes (or superseding fact) are gone; with repair, fix them."""
-    repo = memory.repo(user)
+    repo = parts.repo(user)
     refs = check_references(repo.episodes.all(), repo.facts.all())
     if refs.any and repair:
-        with memory.writing(user) as w:
+        with parts.writing(user) as w:
             w.facts.delete(refs.orphans)
             w.facts.upsert([*refs.trimmed, *refs.unsuperseded])
         report.repaired.append(
@@ -83,54 +84,53 @@ def check_refs(memory: Memory, user: str, report: UserReport, *, repair: bool) -
 
 
 def check_indexes(
-    memory: Memory, user: str, report: UserReport, *, repair: bool, leftovers: list[Path]
+    parts: Parts, user: str, report: UserReport, *, repair: bool, leftovers: list[Path]
 ) -> None:
     """Drift between the JSONL and each index; with repair, reindex what drifted."""
-    from nemori_cli.ops.doctor_indexes import check_all, repair_drift
-
-    repo = memory.repo(user)
+    repo = parts.repo(user)
     if leftovers:
         report.notes.append("an earlier write was interrupted (the indexes are marked dirty)")
     # After a crash or a repair of the files, a record's text may have changed under its id.
     rebuild = bool(leftovers or report.repaired)
-    drifts = check_all(memory, user)
+    drifts = check_all(parts, user)
     if repair and (rebuild or any(d.any for d in drifts)):
         tables: dict[str, dict[str, Episode] | dict[str, Fact]] = {
             "episode": repo.episodes.all(),
             "fact": repo.facts.all(),
         }
-        with memory.writing(user):
+        with parts.writing(user):
             for d in drifts:
                 report.repaired.extend(
-                    repair_drift(memory, user, d, tables[d.kind], rebuild=rebuild)
+                    repair_drift(parts, user, d, tables[d.kind], rebuild=rebuild)
                 )
-        drifts = check_all(memory, user)
+        drifts = check_all(parts, user)
     if repair:
-        with memory.writing(user):
-            memory.vectors(user).settle()
-    if repair and not any(d.any for d in drifts):
-        memory._clean(user)
+        with parts.writing(user):
+            parts.vectors(user).settle()
+    if repair and any(d.any for d in drifts):
+        parts.marker(user).abandon()  # not repaired: the next reader tries again
+    elif repair:
         for path in leftovers:
             path.unlink(missing_ok=True)
     for d in drifts:
         report.add("indexes", d.problems())
 
 
-def check_pending(memory: Memory, user: str, report: UserReport) -> None:
+def check_pending(parts: Parts, user: str, report: UserReport) -> None:
     """Note episodes whose facts are still to be extracted (not a fault: backfill does it)."""
     waiting = sum(
         1
-        for e in memory.repo(user).episodes.all().values()
+        for e in parts.repo(user).episodes.all().values()
         if e.extraction.get("status") in ("pending", "failed")
     )
     if waiting:
         report.notes.append(f"{waiting} episode(s) wait for fact extraction: run `nemori backfill`")
 
 
-def check_leftovers(memory: Memory, user: str, report: UserReport, *, repair: bool) -> None:
+def check_leftovers(parts: Parts, user: str, report: UserReport, *, repair: bool) -> None:
     """Temporary files and folders left by interrupted writes."""
-    found = list(memory.repo(user).folder.glob("*.tmp"))
-    bm25 = memory.data_dir / "bm25" / user
+    found = list(parts.repo(user).folder.glob("*.tmp"))
+    bm25 = parts.data_dir / "bm25" / user
     if bm25.is_dir():
         for entry in bm25.iterdir():
             live = entry.with_name(entry.name.removesuffix(".old"))
@@ -148,12 +148,12 @@ def check_leftovers(memory: Memory, user: str, report: UserReport, *, repair: bo
         report.add("leftovers", [f"{len(found)} leftover temporary file(s), e.g. {found[0]}"])
 
 
-def check_stray_indexes(memory: Memory, report: UserReport, *, repair: bool) -> None:
+def check_stray_indexes(parts: Parts, report: UserReport, *, repair: bool) -> None:
     """Lexical indexes and flat vector copies of users that have no files any more."""
-    known = set(memory.users())
+    known = set(list_users(parts.data_dir))
     stray = sorted(
         p
-        for root in (memory.data_dir / "bm25", memory.data_dir / "flat")
+        for root in (parts.data_dir / "bm25", parts.data_dir / "flat")
         if root.is_dir()
         for p in root.iterdir()
         if p.is_dir() and p.name not in known
@@ -190,33 +190,36 @@ def check_permissions(data_dir: Path, report: UserReport, *, repair: bool) -> No
         )
 
 
-def check_user(memory: Memory, user: str, *, repair: bool = False) -> UserReport:
+def check_user(parts: Parts, user: str, *, repair: bool = False) -> UserReport:
     """Run every check on one user, repairing as it goes when asked."""
     report = UserReport(user)
-    repo = memory.repo(user)
-    with repo.files.lock:  # no ingest changes the files while we look
-        leftovers = memory.marker(user).leftovers()
-        if memory.marker(user).active():
+    repo = parts.repo(user)
+    # no ingest changes the files while we look; the indexes are marked dirty from the first
+    # repair until the end
+    with repo.files.lock, parts.changing(user):
+        leftovers = parts.marker(user).leftovers()
+        if parts.marker(user).active():
             report.notes.append("another nemori process is writing this user's store right now")
-        readable = check_files(memory, user, report, repair=repair)
-        check_leftovers(memory, user, report, repair=repair)
+        readable = check_files(parts, user, report, repair=repair)
+        check_leftovers(parts, user, report, repair=repair)
         if not readable:
             report.notes.append("references and indexes not checked until the files are fixed")
             return report
-        check_refs(memory, user, report, repair=repair)
-        check_indexes(memory, user, report, repair=repair, leftovers=leftovers)
-        check_pending(memory, user, report)
+        check_refs(parts, user, report, repair=repair)
+        check_indexes(parts, user, report, repair=repair, leftovers=leftovers)
+        check_pending(parts, user, report)
     return report
 
 
 def doctor(
-    memory: Memory, *, repair: bool = False, users: list[str] | None = None
+    parts: Parts, *, repair: bool = False, users: Sequence[str] | None = None
 ) -> list[UserReport]:
-    """Check (and with repair, fix) every user, then the data dir's permissions."""
-    reports = [check_user(memory, u, repair=repair) for u in (users or memory.users())]
+    """Check (and with repair, fix) these users (all by default), then the data dir."""
+    chosen = [parts.user_id(u) for u in users or ()] or list_users(parts.data_dir)
+    reports = [check_user(parts, u, repair=repair) for u in chosen]
     overall = UserReport("*")
-    check_stray_indexes(memory, overall, repair=repair)
-    check_permissions(memory.data_dir, overall, repair=repair)
+    check_stray_indexes(parts, overall, repair=repair)
+    check_permissions(parts.data_dir, overall, repair=repair)
     if overall.problems or overall.repaired:
         reports.append(overall)
     return reports

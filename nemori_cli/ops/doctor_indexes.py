@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from nemori_cli.indexing import episode_texts, index_records
 from nemori_cli.models import KINDS, Episode, Fact, Kind
-
-if TYPE_CHECKING:
-    from nemori_cli.memory import Memory
+from nemori_cli.parts import Parts
 
 
 @dataclass
@@ -64,22 +63,14 @@ def _ids(label: str, ids: set[str]) -> str:
     return f"{len(ids)} {label} (e.g. {sorted(ids)[0]!r})"
 
 
-def _zero_embed(texts: Sequence[str]) -> Any:
-    import numpy as np
-
-    return np.zeros((len(texts), 1), dtype=np.float32)
-
-
 def _expected_docs(kind: Kind, records: Sequence[Episode | Fact]) -> dict[str, dict[str, str]]:
     """record id -> {doc id: text} that a fresh index would hold (texts only, no embedding)."""
-    from nemori_cli.indexing import episode_docs
-
     out: dict[str, dict[str, str]] = {r.id: {} for r in records}
     if kind == "fact":
         for r in records:
             out[r.id][r.id] = r.content
         return out
-    docs = episode_docs(records, _zero_embed)  # type: ignore[arg-type]
+    docs = episode_texts(records)  # type: ignore[arg-type]
     for doc_id, text, meta in zip(docs.ids, docs.documents, docs.metadatas, strict=True):
         out[meta["record_id"]][doc_id] = text
     return out
@@ -92,12 +83,12 @@ def _fact_meta_ok(fact: Fact, meta: dict[str, Any]) -> bool:
     )
 
 
-def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) -> Drift:
+def check_drift(parts: Parts, user: str, kind: Kind, records: dict[str, Any]) -> Drift:
     """Compare one kind's Chroma documents and bm25s doc ids with the JSONL records."""
     drift = Drift(kind)
-    vectors = memory.vectors(user)
+    vectors = parts.vectors(user)
     built, dim = vectors.built_with(kind)
-    ours, our_dim = memory.embedder.model_id, int(memory.embedder.dim)
+    ours, our_dim = parts.embedder.model_id, int(parts.embedder.dim)
     if built != ours or dim != our_dim:
         drift.mismatch = f"built with {built} (dim {dim}) but nemori uses {ours} (dim {our_dim})"
     actual: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
@@ -113,7 +104,7 @@ def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) 
         texts_differ = {d: t for d, (t, _) in have.items()} != expected[rid]
         if texts_differ or (kind == "fact" and not _fact_meta_ok(records[rid], have[rid][1])):
             drift.stale.add(rid)
-    lex_ids = memory.lexical(kind, user).doc_ids()
+    lex_ids = parts.lexical(kind, user).doc_ids()
     drift.lexical_duplicates = len(lex_ids) - len(set(lex_ids))
     drift.lexical_missing = set(records) - set(lex_ids)
     drift.lexical_extra = set(lex_ids) - set(records)
@@ -121,17 +112,15 @@ def check_drift(memory: Memory, user: str, kind: Kind, records: dict[str, Any]) 
 
 
 def repair_drift(
-    memory: Memory, user: str, drift: Drift, records: dict[str, Any], *, rebuild: bool = False
+    parts: Parts, user: str, drift: Drift, records: dict[str, Any], *, rebuild: bool = False
 ) -> list[str]:
     """Bring one kind's indexes back in line with the JSONL, embedding only what is needed.
 
     rebuild=True rebuilds the lexical index and the flat copy of the vectors even when their ids
     match: after a crash, a record's text may have changed without its id changing.
     """
-    from nemori_cli.indexing import episode_docs, fact_docs
-
     done: list[str] = []
-    vectors = memory.vectors(user)
+    vectors = parts.vectors(user)
     kind = drift.kind
     if drift.vectors_drift:
         if drift.mismatch:
@@ -141,14 +130,7 @@ def repair_drift(
             vectors.delete(kind, drift.extra | drift.stale)
             redo = drift.missing | drift.stale
         todo = [r for rid, r in records.items() if rid in redo]
-        step = 256 if kind == "episode" else 1024
-        for start in range(0, len(todo), step):
-            chunk = todo[start : start + step]
-            if kind == "episode":
-                docs = episode_docs(chunk, memory.embedder.embed)
-            else:
-                docs = fact_docs(chunk, memory.embedder.embed([f.content for f in chunk]))
-            vectors.upsert(kind, docs.ids, docs.vectors, docs.documents, docs.metadatas)
+        index_records(vectors, parts.embedder, kind, todo)
         removed = len(records) if drift.mismatch else len(drift.extra)
         done.append(
             f"{kind} vector index: indexed {len(todo)} record(s), removed {removed} stale one(s)"
@@ -158,31 +140,40 @@ def repair_drift(
         if drift.copy:
             done.append(f"{kind} vector index: rebuilt the flat copy from Chroma")
     if drift.lexical_drift or rebuild:
-        memory._rebuild_lexical(kind, user)
+        parts.rebuild_lexical(kind, user)
         done.append(f"{kind} lexical index: rebuilt from {len(records)} record(s)")
     return done
 
 
-def check_all(memory: Memory, user: str) -> list[Drift]:
+def check_all(parts: Parts, user: str) -> list[Drift]:
     """Check both kinds' indexes of one user."""
-    repo = memory.repo(user)
+    repo = parts.repo(user)
     tables: dict[str, dict[str, Any]] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
-    return [check_drift(memory, user, kd, tables[kd]) for kd in KINDS]
+    return [check_drift(parts, user, kd, tables[kd]) for kd in KINDS]
 
 
-def repair_indexes(memory: Memory, user: str) -> list[str]:
+def repair_indexes(parts: Parts, user: str) -> list[str]:
     """Bring every index of a user in line with the JSONL after an interrupted write."""
     done: list[str] = []
-    repo = memory.repo(user)
-    with memory.writing(user):
-        leftovers = memory.marker(user).leftovers()
+    repo = parts.repo(user)
+    with parts.writing(user):
+        leftovers = parts.marker(user).leftovers()
         tables: dict[str, dict[str, Any]] = {
             "episode": repo.episodes.all(),
             "fact": repo.facts.all(),
         }
-        for drift in check_all(memory, user):
-            done.extend(repair_drift(memory, user, drift, tables[drift.kind], rebuild=True))
-        memory._clean(user)
+        for drift in check_all(parts, user):
+            done.extend(repair_drift(parts, user, drift, tables[drift.kind], rebuild=True))
         for path in leftovers:
             path.unlink(missing_ok=True)
     return done
+
+
+def ensure_indexes(parts: Parts, user: str | None = None) -> None:
+    """Repair what an interrupted write left stale, before reading the indexes.
+
+    Only markers of writers that are gone count: a live writer finishes its own indexes.
+    """
+    if parts.marker(user).leftovers():
+        parts.progress.note("an earlier run was interrupted: bringing the indexes up to date")
+        repair_indexes(parts, parts.user_id(user))

@@ -3,49 +3,86 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from nemori_cli.errors import NemoriError
+from nemori_cli.importers import ScanReport, expand_paths, open_source, scan
 from nemori_cli.models import to_iso
+from nemori_cli.ops.export import is_export, read_export
 
 
-def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
+@dataclass(frozen=True)
+class ExportScan:
+    """What a nemori export holds."""
+
+    path: str
+    conversations: int
+    messages: int
+    episodes: int
+    facts: int
+    first: datetime | None
+    last: datetime | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "format": "nemori-export",
+            "conversations": self.conversations,
+            "messages": self.messages,
+            "episodes": self.episodes,
+            "facts": self.facts,
+            "first": to_iso(self.first),
+            "last": to_iso(self.last),
+            "skipped": [],
+        }
+
+
+@dataclass(frozen=True)
+class ScanError:
+    """A file (or path) that cannot be read, and why."""
+
+    path: str
+    error: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "error": self.error}
+
+
+DryRunReport = ScanReport | ExportScan | ScanError
+
+
+def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[DryRunReport]:
     """Scan each file without storing anything; a file that cannot be read reports its error."""
-    from nemori_cli.importers import expand_paths, open_source, scan
-    from nemori_cli.ops.export import is_export
-
-    reports: list[Any] = []
+    reports: list[DryRunReport] = []
     for path in paths:
         try:
             files = expand_paths([path])
         except NemoriError as exc:
-            reports.append({"path": path, "error": str(exc)})
+            reports.append(ScanError(path, str(exc)))
             continue
         for f in files:
             try:
                 if is_export(f):
-                    reports.append(_scan_export(f))
+                    reports.append(scan_export(f))
                     continue
                 reports.append(scan(open_source(f, format=format)))
             except NemoriError as exc:
-                reports.append({"path": f, "error": str(exc)})
+                reports.append(ScanError(f, str(exc)))
     return reports
 
 
-def _scan_export(path: str) -> dict[str, Any]:
+def scan_export(path: str) -> ExportScan:
     """Describe a nemori export the way scan() describes a chat file."""
-    from nemori_cli.ops.export import read_export
-
     _, episodes, facts = read_export(path)
     times = sorted(e.timestamp for e in episodes if e.timestamp is not None)
-    return {
-        "path": path,
-        "format": "nemori-export",
-        "conversations": len({e.conversation_id for e in episodes}),
-        "messages": sum(len(e.message_ids) for e in episodes),
-        "episodes": len(episodes),
-        "facts": len(facts),
-        "first": to_iso(times[0]) if times else None,
-        "last": to_iso(times[-1]) if times else None,
-        "skipped": [],
-    }
+    return ExportScan(
+        path=path,
+        conversations=len({e.conversation_id for e in episodes}),
+        messages=sum(len(e.message_ids) for e in episodes),
+        episodes=len(episodes),
+        facts=len(facts),
+        first=times[0] if times else None,
+        last=times[-1] if times else None,
+    )

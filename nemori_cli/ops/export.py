@@ -7,28 +7,27 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from nemori_cli.errors import ImportFormatError, NotFound, UsageError
+from nemori_cli.indexing import EPISODE_BATCH, FACT_BATCH, index_records
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
-
-if TYPE_CHECKING:
-    from nemori_cli.memory import Memory
+from nemori_cli.ops.records import list_episodes, list_facts
+from nemori_cli.parts import Parts
+from nemori_cli.store.users import list_users
 
 EXPORT_VERSION = 1
 FORMATS = ("jsonl", "json", "markdown")
 _SNIFF_BYTES = 512
 _HEADER_RE = re.compile(rb'^\s*\{\s*"nemori_export"\s*:')
-_EPISODE_BATCH = 256
-_FACT_BATCH = 1024
 
 
 # --- export ------------------------------------------------------------------------------
 
 
-def export_user(memory: Memory, user: str | None = None, format: str = "jsonl") -> Iterator[str]:
+def export_user(parts: Parts, user: str | None = None, format: str = "jsonl") -> Iterator[str]:
     """Return the chunks of text that make up the export of one user's store.
 
     Checks the format and the user before anything is produced, so a caller can open its
@@ -36,16 +35,16 @@ def export_user(memory: Memory, user: str | None = None, format: str = "jsonl") 
     """
     if format not in FORMATS:
         raise UsageError(f"unknown export format {format!r}: use {', '.join(FORMATS)}")
-    uid = memory.user_id(user)
-    if uid not in memory.users():
-        raise NotFound(f"no user {uid!r} in {memory.data_dir}")
-    episodes = memory.episodes(user=uid)
-    facts = memory.facts(user=uid, include_superseded=True)
+    uid = parts.user_id(user)
+    if uid not in list_users(parts.data_dir):
+        raise NotFound(f"no user {uid!r} in {parts.data_dir}")
+    episodes = list_episodes(parts, uid)
+    facts = list_facts(parts, uid, include_superseded=True)
     header = {
         "nemori_export": EXPORT_VERSION,
         "user": uid,
         "exported_at": to_iso(utcnow()),
-        "embed_model": memory.embedder.model_id,
+        "embed_model": parts.embedder.model_id,
         "episodes": len(episodes),
         "facts": len(facts),
     }
@@ -69,7 +68,7 @@ def _jsonl(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -
 
 
 def _json(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
-    # Streamed piece by piece (one record a line) rather than built as one string in memory.
+    # Streamed piece by piece (one record a line) rather than built as one string in parts.
     head = {k: v for k, v in header.items() if k not in ("episodes", "facts")}
     yield _dumps(head)[:-1] + ',\n"episodes": ['
     for i, ep in enumerate(episodes):
@@ -238,45 +237,38 @@ def _json_rows(path: str | Path, data: bytes) -> tuple[dict[str, Any], list[Row]
     return {k: v for k, v in doc.items() if k not in ("episodes", "facts")}, rows
 
 
-def restore_file(memory: Memory, path: str | Path, user: str | None = None) -> dict[str, Any]:
+def restore_file(parts: Parts, path: str | Path, user: str | None = None) -> dict[str, Any]:
     """Store the episodes and facts of an export as they are, log their messages, index them.
 
     Records keep their ids, times and provenance; only user_id becomes the target user. An
     export already restored for this user (the same bytes) is skipped: "skipped" says so.
     """
-    from nemori_cli.indexing import episode_docs, fact_docs
-
-    uid = memory.user_id(user)
+    uid = parts.user_id(user)
     _, episodes, facts = read_export(path)
     sha256 = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     report: dict[str, Any] = {"path": str(path), "user": uid, "skipped": False}
-    if sha256 in memory.repo(uid).ingested()[0]:
+    if sha256 in parts.repo(uid).ingested()[0]:
         zero = dict.fromkeys(("conversations", "messages", "episodes", "facts"), 0)
         return {**report, **zero, "skipped": True}
     episodes = [replace(e, user_id=uid) for e in episodes]
     facts = [replace(f, user_id=uid) for f in facts]
-    task = memory.progress.task("Restoring", total=len(episodes) + len(facts))
-    with memory.writing(uid) as repo:
-        vectors = memory.vectors(uid)
+    task = parts.progress.task("Restoring", total=len(episodes) + len(facts))
+    with parts.writing(uid) as repo:
+        vectors = parts.vectors(uid)
         vectors.delete("episode", [e.id for e in episodes if repo.episodes.get(e.id)])
         vectors.delete("fact", [f.id for f in facts if repo.facts.get(f.id)])
-        for chunk in _batches(episodes, _EPISODE_BATCH):
+        for chunk in _batches(episodes, EPISODE_BATCH):
             repo.episodes.upsert(chunk)
             repo.mark_ingested(
                 (e.conversation_id, e.message_ids, str(path)) for e in chunk if e.message_ids
             )
-            docs = episode_docs(chunk, memory.embedder.embed)
-            vectors.upsert("episode", docs.ids, docs.vectors, docs.documents, docs.metadatas)
-            task.advance(len(chunk))
-        for fchunk in _batches(facts, _FACT_BATCH):
+            index_records(vectors, parts.embedder, "episode", chunk, advance=task.advance)
+        for fchunk in _batches(facts, FACT_BATCH):
             repo.facts.upsert(fchunk)
-            fdocs = fact_docs(fchunk, memory.embedder.embed([f.content for f in fchunk]))
-            vectors.upsert("fact", fdocs.ids, fdocs.vectors, fdocs.documents, fdocs.metadatas)
-            task.advance(len(fchunk))
+            index_records(vectors, parts.embedder, "fact", fchunk, advance=task.advance)
         repo.mark_file(str(path), sha256)
-        memory._rebuild_lexical("episode", uid)
-        memory._rebuild_lexical("fact", uid)
-    memory._clean(uid)
+        parts.rebuild_lexical("episode", uid)
+        parts.rebuild_lexical("fact", uid)
     task.close()
     return {
         **report,

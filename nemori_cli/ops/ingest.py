@@ -6,16 +6,22 @@ import contextlib
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nemori_cli.errors import NemoriError
+from nemori_cli.importers import Source, expand_paths, open_source
+from nemori_cli.indexing import episode_docs, fact_docs, index_records
 from nemori_cli.models import Conversation, Episode, Fact
+from nemori_cli.ops.delete import delete_facts
+from nemori_cli.ops.doctor_indexes import ensure_indexes
+from nemori_cli.ops.export import is_export, restore_file
+from nemori_cli.ops.records import list_episodes, list_facts
 from nemori_cli.ops.run_summary import IngestSummary, Interrupted
+from nemori_cli.parts import Parts
 from nemori_cli.pipeline.base import Extraction
-
-if TYPE_CHECKING:
-    from nemori_cli.memory import Memory
-    from nemori_cli.progress import Task
+from nemori_cli.pipeline.facts import attribute, fold_duplicates, superseded_by
+from nemori_cli.pipeline.pool import run_pool
+from nemori_cli.progress import Task
 
 BATCH_CONVERSATIONS = 200  # conversations segmented and stored together
 COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
@@ -24,12 +30,12 @@ COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
 class IngestRun:
     """Drives importers, the extractor and the stores for one user."""
 
-    def __init__(self, memory: Memory, user_id: str, *, facts: bool) -> None:
-        self.memory = memory
+    def __init__(self, parts: Parts, user_id: str, *, facts: bool) -> None:
+        self.parts = parts
         self.user_id = user_id
         self.with_facts = facts
         self.summary = IngestSummary()
-        self.progress = memory.progress
+        self.progress = parts.progress
         self._touched_kinds: set[str] = set()
         self._tasks: dict[str, Task] = {}
 
@@ -44,8 +50,7 @@ class IngestRun:
     # --- reading ---------------------------------------------------------------------
 
     def run(self, paths: Sequence[str], *, format: str | None, strict: bool) -> IngestSummary:
-        from nemori_cli.importers import expand_paths, open_source
-
+        """Import chat files (and nemori exports), skipping what was imported before."""
         started = time.perf_counter()
         files: list[str] = []
         for path in paths:
@@ -53,35 +58,56 @@ class IngestRun:
                 files.extend(expand_paths([path]))
             except NemoriError as exc:
                 self.summary.failed.append((path, str(exc)))
-        self.memory._ensure_indexes(self.user_id)  # an interrupted run may have left drift
-        repo = self.memory.repo(self.user_id)
+        ensure_indexes(self.parts, self.user_id)  # an interrupted run may have left drift
+        repo = self.parts.repo(self.user_id)
         done_files, seen = repo.ingested()
         reading = self.progress.task("Reading files", total=len(files))
         with self._running("ingest", started):
             for path in files:
-                self._ingest_file(path, format, strict, done_files, seen, open_source)
+                self._ingest_file(path, format, strict, done_files, seen)
                 reading.advance()
             reading.close()
             self._resume_pending()
         return self.summary
 
+    def add(self, source: Source) -> IngestSummary:
+        """Store the conversations of an opened source, skipping messages stored before."""
+        started = time.perf_counter()
+        ensure_indexes(self.parts, self.user_id)
+        _, seen = self.parts.repo(self.user_id).ingested()
+        with self._running("add", started):
+            batch = [c for c in (self._unseen(conv, seen) for conv in source.conversations()) if c]
+            self.summary.skipped.extend(
+                (f"conversation {s.conversation_id or '?'}", s.reason) for s in source.skipped
+            )
+            self._store_conversations(batch)
+            self._resume_pending()
+        return self.summary
+
+    @staticmethod
+    def _unseen(conv: Conversation, seen: dict[str, set[str]]) -> Conversation | None:
+        """The conversation's messages not imported before (None if none); now seen."""
+        known = seen.get(conv.id, set())
+        fresh = tuple(m for m in conv.messages if m.id not in known)
+        if not fresh:
+            return None
+        seen.setdefault(conv.id, set()).update(m.id for m in fresh)
+        return replace(conv, messages=fresh) if known else conv
+
     @contextlib.contextmanager
     def _running(self, command: str, started: float) -> Iterator[None]:
         """Finish a run: indexes up to date (clean only if it completed), time taken, and
         on Ctrl-C an Interrupted that says what was saved."""
-        completed = False
-        try:
-            yield
-            completed = True
-        except KeyboardInterrupt:
-            raise Interrupted(self.summary, command) from None
-        finally:
-            self._finish_indexes(clean=completed)
-            self.summary.seconds = time.perf_counter() - started
+        with self.parts.changing(self.user_id):
+            try:
+                yield
+            except KeyboardInterrupt:
+                raise Interrupted(self.summary, command) from None
+            finally:
+                self._finish_indexes()
+                self.summary.seconds = time.perf_counter() - started
 
-    def _ingest_file(self, path, format, strict, done_files, seen, open_source) -> None:  # type: ignore[no-untyped-def]
-        from nemori_cli.ops.export import is_export
-
+    def _ingest_file(self, path, format, strict, done_files, seen) -> None:  # type: ignore[no-untyped-def]
         if is_export(path):
             self._restore_export(path, seen)
             return
@@ -97,12 +123,10 @@ class IngestRun:
         batch: list[Conversation] = []
         try:
             for conv in source.conversations():
-                known = seen.get(conv.id, set())
-                fresh = tuple(m for m in conv.messages if m.id not in known)
-                if not fresh:
+                fresh = self._unseen(conv, seen)
+                if fresh is None:
                     continue
-                batch.append(replace(conv, messages=fresh) if known else conv)
-                seen.setdefault(conv.id, set()).update(m.id for m in fresh)
+                batch.append(fresh)
                 if len(batch) >= BATCH_CONVERSATIONS:
                     self._store_conversations(batch)
                     batch = []
@@ -114,16 +138,14 @@ class IngestRun:
         self.summary.skipped.extend(
             (f"{path}: conversation {s.conversation_id or '?'}", s.reason) for s in source.skipped
         )
-        with self.memory.writing(self.user_id) as repo:
+        with self.parts.writing(self.user_id) as repo:
             repo.mark_file(path, source.sha256)
             done_files.add(source.sha256)
 
     def _restore_export(self, path: str, seen: dict[str, set[str]]) -> None:
         """Store the episodes and facts of a nemori export verbatim."""
-        from nemori_cli.ops.export import restore_file
-
         try:
-            restored = restore_file(self.memory, path, self.user_id)
+            restored = restore_file(self.parts, path, self.user_id)
         except NemoriError as exc:
             self.summary.failed.append((path, str(exc)))
             return
@@ -133,7 +155,7 @@ class IngestRun:
             return
         for key in ("conversations", "messages", "episodes", "facts"):
             setattr(self.summary, key, getattr(self.summary, key) + restored[key])
-        for conv, ids in self.memory.repo(self.user_id).ingested()[1].items():
+        for conv, ids in self.parts.repo(self.user_id).ingested()[1].items():
             seen.setdefault(conv, set()).update(ids)  # so chats in the same run add nothing
 
     # --- episodes --------------------------------------------------------------------
@@ -142,9 +164,7 @@ class IngestRun:
         """Segment conversations into episodes, store and index them, then extract facts."""
         if not conversations:
             return
-        from nemori_cli.indexing import episode_docs
-
-        extractor = self.memory.extractor
+        extractor = self.parts.extractor
         total = sum(len(c.messages) for c in conversations)
         task = self._bar("Building episodes (messages)", total)
         episodes: list[Episode] = []
@@ -157,15 +177,15 @@ class IngestRun:
         take_usage = getattr(extractor, "take_segment_usage", None)
         if take_usage is not None:  # the LLM's segmentation calls
             self.summary.usage = self.summary.usage + take_usage()
-        docs = episode_docs(episodes, self.memory.embedder.embed)
-        with self.memory.writing(self.user_id) as repo:
+        docs = episode_docs(episodes, self.parts.embedder.embed)
+        with self.parts.writing(self.user_id) as repo:
             repo.episodes.upsert(episodes)
             repo.mark_ingested((c.id, [m.id for m in c.messages], c.source) for c in conversations)
             self._touched_kinds.add("episode")
             self.summary.conversations += len(conversations)
             self.summary.messages += total
             self.summary.episodes += len(episodes)
-            self.memory.vectors(self.user_id).upsert(
+            self.parts.vectors(self.user_id).upsert(
                 "episode", docs.ids, docs.vectors, docs.documents, docs.metadatas
             )
         if self.with_facts:
@@ -176,11 +196,11 @@ class IngestRun:
     def backfill(self, *, redo: bool) -> IngestSummary:
         """Extract facts for episodes that have none yet (or, with redo, another extractor's)."""
         started = time.perf_counter()
-        self.memory._ensure_indexes(self.user_id)
-        name = self.memory.extractor.name
+        ensure_indexes(self.parts, self.user_id)
+        name = self.parts.extractor.name
         todo = [
             ep
-            for ep in self.memory.episodes(user=self.user_id)
+            for ep in list_episodes(self.parts, self.user_id)
             if ep.extraction.get("status") != "done"
             or (redo and ep.extraction.get("extractor") != name)
         ]
@@ -194,7 +214,7 @@ class IngestRun:
         """Finish extraction that an interrupted run left pending."""
         if not self.with_facts:
             return
-        table = self.memory.repo(self.user_id).episodes
+        table = self.parts.repo(self.user_id).episodes
         pending = [  # parse only the lines that can be pending, not the whole archive
             ep for ep in table.mentioning(["pending"]) if ep.extraction.get("status") == "pending"
         ]
@@ -207,24 +227,22 @@ class IngestRun:
         ids = {e.id for e in episodes}
         stale = [
             f.id
-            for f in self.memory.facts(user=self.user_id)
+            for f in list_facts(self.parts, self.user_id)
             if f.extractor != name and set(f.source_episode_ids) <= ids
         ]
         if stale:
-            self.memory.delete_facts(stale, user=self.user_id)
+            delete_facts(self.parts, stale, self.user_id)
 
     def extract(self, episodes: list[Episode]) -> None:
         """Run the extractor over episodes (concurrently with an LLM), storing as results come."""
         if not episodes:
             return
-        from nemori_cli.pipeline.pool import run_pool
-
-        extractor = self.memory.extractor
+        extractor = self.parts.extractor
         task = self._bar("Extracting facts (episodes)", len(episodes))
         done: list[Extraction] = []
 
         def work(ep: Episode) -> Extraction:
-            return extractor.extract(ep, self._related(ep))
+            return extractor.extract(ep, self.related_facts(ep))
 
         def on_done(result: Extraction) -> None:
             done.append(result)
@@ -233,38 +251,35 @@ class IngestRun:
                 self._store_extractions(done)
                 done.clear()
 
-        workers = self.memory.settings.workers if extractor.name != "offline" else 1
+        workers = self.parts.settings.workers if extractor.name != "offline" else 1
         try:
             run_pool(episodes, work, workers, on_done)
         finally:
             self._store_extractions(done)
 
-    def _related(self, episode: Episode) -> list[Fact]:
+    def related_facts(self, episode: Episode) -> list[Fact]:
         """Stored facts related to an episode (for prediction-correction)."""
-        if not self.memory.settings.prediction_correction:
+        if not self.parts.settings.prediction_correction:
             return []
         text = f"{episode.title}\n{episode.content}"[:2000]
-        vec = self.memory.embedder.embed([text])[0]
-        hits = self.memory.vectors(self.user_id).query("fact", vec, 20, where={"superseded": False})
-        facts = self.memory.repo(self.user_id).facts.all()
+        vec = self.parts.embedder.embed([text])[0]
+        hits = self.parts.vectors(self.user_id).query("fact", vec, 20, where={"superseded": False})
+        facts = self.parts.repo(self.user_id).facts.all()
         return [facts[i] for i, _ in hits if i in facts]
 
     def _store_extractions(self, results: list[Extraction]) -> None:
         """Dedup the new facts against stored ones, then store facts and episodes, and index."""
         if not results:
             return
-        from nemori_cli.indexing import episode_docs, fact_docs
-        from nemori_cli.pipeline.facts import fold_duplicates
-
-        memory = self.memory
+        parts = self.parts
         candidates = [f for r in results for f in r.facts]
-        vectors = memory.embedder.embed([f.content for f in candidates]) if candidates else None
-        index = memory.vectors(self.user_id)
+        vectors = parts.embedder.embed([f.content for f in candidates]) if candidates else None
+        index = parts.vectors(self.user_id)
         for r in results:
             self.summary.usage = self.summary.usage + r.usage
             if r.episode.extraction.get("status") == "failed":
                 self.summary.extraction_failed += 1
-        with memory.writing(self.user_id) as repo:
+        with parts.writing(self.user_id) as repo:
             stored = repo.facts.all()
             new: list[Fact] = []
             merges: list[tuple[str, Fact]] = []
@@ -277,7 +292,7 @@ class IngestRun:
                     return [hit[0] if hit else None for hit in hits]
 
                 new, merges, keep = fold_duplicates(
-                    candidates, vectors, nearest, memory.settings.dedup_threshold
+                    candidates, vectors, nearest, parts.settings.dedup_threshold
                 )
             updated: dict[str, Fact] = {}
             for target_id, dup in merges:
@@ -285,7 +300,7 @@ class IngestRun:
                 if base is not None:
                     updated[target_id] = base.merged_with(dup)
             changes = {k: v for r in results for k, v in r.superseded.items()}
-            if new and vectors is not None and memory.extractor.name == "offline":
+            if new and vectors is not None and parts.extractor.name == "offline":
                 changes.update(self._changed_values(new, vectors[keep], stored))
             superseded: list[Fact] = []
             position = {f.id: i for i, f in enumerate(new)}
@@ -308,15 +323,9 @@ class IngestRun:
             if new and vectors is not None:
                 docs = fact_docs(new, vectors[keep])
                 index.upsert("fact", docs.ids, docs.vectors, docs.documents, docs.metadatas)
-            if superseded:
-                sdocs = fact_docs(
-                    superseded, memory.embedder.embed([f.content for f in superseded])
-                )
-                index.upsert("fact", sdocs.ids, sdocs.vectors, sdocs.documents, sdocs.metadatas)
+            index_records(index, parts.embedder, "fact", superseded)
             rewritten = [r.episode for r in results if r.episode.extraction.get("rewritten")]
-            if rewritten:
-                edocs = episode_docs(rewritten, memory.embedder.embed)
-                index.upsert("episode", edocs.ids, edocs.vectors, edocs.documents, edocs.metadatas)
+            index_records(index, parts.embedder, "episode", rewritten)
         self._touched_kinds.update({"fact", "episode"})
         self.summary.facts += len(new)
         self.summary.merged += len(merges)
@@ -326,15 +335,13 @@ class IngestRun:
         self, new: list[Fact], vectors: Any, stored: Mapping[str, Fact]
     ) -> dict[str, str]:
         """Stored facts that new ones replace offline (moved to another city, a new employer)."""
-        from nemori_cli.pipeline.facts import attribute, superseded_by
-
         movers = [i for i, f in enumerate(new) if attribute(f) is not None]
         if not movers:
             return {}
         fresh = [new[i] for i in movers]
         known: list[Fact] = []
         if stored:
-            hits = self.memory.vectors(self.user_id).query_many("fact", vectors[movers], 10)
+            hits = self.parts.vectors(self.user_id).query_many("fact", vectors[movers], 10)
             known = [stored[rid] for found in hits for rid, _ in found if rid in stored]
         # either may be the newer one: a resumed run can extract an old episode last
         pairs = {**superseded_by(fresh, [*fresh, *known]), **superseded_by(known, fresh)}
@@ -347,19 +354,17 @@ class IngestRun:
             if (a := when.get(old)) is not None and (b := when.get(newer)) is not None and a < b
         }
 
-    def _finish_indexes(self, *, clean: bool = True) -> None:
-        """Rebuild the lexical indexes once for the run; mark them clean if the run completed.
+    def _finish_indexes(self) -> None:
+        """Rebuild the lexical indexes once for the run (see _running for the dirty mark).
 
         A run cut short (Ctrl-C, an error) may have stored records that a vector index lacks:
         the dirty marker stays, so the next run or search repairs the drift.
         """
         if not self._touched_kinds:
             return
-        with self.memory.writing(self.user_id):
+        with self.parts.writing(self.user_id):
             task = self.progress.task("Indexing", total=len(self._touched_kinds))
             for kind in sorted(self._touched_kinds):
-                self.memory._rebuild_lexical(kind, self.user_id)  # type: ignore[arg-type]
+                self.parts.rebuild_lexical(kind, self.user_id)  # type: ignore[arg-type]
                 task.advance()
             task.close()
-        if clean:
-            self.memory._clean(self.user_id)

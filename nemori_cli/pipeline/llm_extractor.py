@@ -6,11 +6,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nemori_cli.config import Settings
-from nemori_cli.models import Conversation, Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.models import Conversation, Episode, Fact, Message, utcnow
 from nemori_cli.pipeline.base import Extraction, Usage
+from nemori_cli.pipeline.facts import fact_id
 from nemori_cli.pipeline.llm import LLMClient, LLMError
 from nemori_cli.pipeline.llm_segment import (
     Span,
@@ -19,11 +20,10 @@ from nemori_cli.pipeline.llm_segment import (
     spans_of,
     valid_numbers,
 )
-
-if TYPE_CHECKING:
-    from nemori_cli.pipeline.offline import OfflineExtractor
-    from nemori_cli.pipeline.prompts.episode import EpisodeAnswer
-    from nemori_cli.pipeline.prompts.prediction import PredictionAnswer
+from nemori_cli.pipeline.offline import OfflineExtractor
+from nemori_cli.pipeline.prompts.episode import EpisodeAnswer, episode_messages
+from nemori_cli.pipeline.prompts.prediction import PredictionAnswer, prediction_messages
+from nemori_cli.pipeline.prompts.segmentation import Segmentation, segmentation_messages
 
 MIN_SEGMENT_MESSAGES = 4  # shorter conversations are one episode without asking
 CONFIDENCE = 0.9
@@ -49,8 +49,6 @@ class LLMExtractor:
     def offline(self) -> OfflineExtractor:
         """The offline extractor this one falls back on (built on first use)."""
         if self._offline is None:
-            from nemori_cli.pipeline.offline import OfflineExtractor
-
             self._offline = OfflineExtractor(self.settings, self.embed)
         return self._offline
 
@@ -76,11 +74,6 @@ class LLMExtractor:
         errors: dict[int, str] = {}
 
         def ask(start: int, end: int) -> list[Span]:
-            from nemori_cli.pipeline.prompts.segmentation import (
-                Segmentation,
-                segmentation_messages,
-            )
-
             window = msgs[start:end]
             try:
                 answer, usage = self.client.complete(segmentation_messages(window), Segmentation)
@@ -141,18 +134,11 @@ class LLMExtractor:
         predict = self.settings.prediction_correction and bool(related)
         try:
             if predict:
-                from nemori_cli.pipeline.prompts.prediction import (
-                    PredictionAnswer,
-                    prediction_messages,
-                )
-
                 answer: EpisodeAnswer | PredictionAnswer
                 answer, usage = self.client.complete(
                     prediction_messages(episode, related), PredictionAnswer
                 )
             else:
-                from nemori_cli.pipeline.prompts.episode import EpisodeAnswer, episode_messages
-
                 answer, usage = self.client.complete(episode_messages(episode), EpisodeAnswer)
         except Exception as exc:  # noqa: BLE001 - any failure leaves the offline result
             usage = exc.usage if isinstance(exc, LLMError) else Usage()
@@ -202,7 +188,7 @@ class LLMExtractor:
                 continue
             sources = [ids[k - 1] for k in dict.fromkeys(item.sources) if 1 <= k <= len(ids)]
             fact = Fact(
-                id=stable_id("fact", episode.user_id, normalise(content)),
+                id=fact_id(episode.user_id, content),
                 user_id=episode.user_id,
                 content=content,
                 category=item.category,
@@ -229,11 +215,6 @@ class LLMExtractor:
             self._usage = self._usage + usage
             if segmentation:
                 self._segment_usage = self._segment_usage + usage
-
-
-def normalise(content: str) -> str:
-    """The form of a fact's text that its id is derived from."""
-    return " ".join(content.lower().split()).rstrip(".!;, ")
 
 
 def _parse_time(value: str | None) -> datetime | None:

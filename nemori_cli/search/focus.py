@@ -26,12 +26,12 @@ from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
+from nemori_cli.search.fusion import RRF_K
 
 if TYPE_CHECKING:
     import numpy as np
 
 VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
-RRF_K = 60
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 

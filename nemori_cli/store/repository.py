@@ -53,7 +53,7 @@ class LazyRecords(Mapping[str, R]):
         return [self[rid] for rid, line in self._lines.items() if any(n in line for n in needles)]
 
 
-class _Table(Generic[R]):
+class RecordTable(Generic[R]):
     """Records of one kind, keyed by id, backed by one JSONL file."""
 
     def __init__(self, file: JsonlFile, parse: Any) -> None:
@@ -166,8 +166,8 @@ class Repository:
     def __init__(self, data_dir: Path, user_id: str, *, lock_timeout: float) -> None:
         self.user_id = user_id
         self.files = UserStore(data_dir, user_id, lock_timeout=lock_timeout)
-        self.episodes: _Table[Episode] = _Table(self.files.episodes, Episode.from_dict)
-        self.facts: _Table[Fact] = _Table(self.files.facts, Fact.from_dict)
+        self.episodes: RecordTable[Episode] = RecordTable(self.files.episodes, Episode.from_dict)
+        self.facts: RecordTable[Fact] = RecordTable(self.files.facts, Fact.from_dict)
 
     @property
     def folder(self) -> Path:

@@ -1,0 +1,155 @@
+"""The parts a memory is made of, and the write protocol every operation follows."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+
+from nemori_cli.config import Settings, validate_user_id
+from nemori_cli.embed import Embedder, make_embedder
+from nemori_cli.indexing import lexical_text
+from nemori_cli.models import Kind
+from nemori_cli.pipeline.base import Extractor
+from nemori_cli.pipeline.offline import OfflineExtractor
+from nemori_cli.progress import NullProgress, Progress
+from nemori_cli.store.activity import DirtyMarker
+from nemori_cli.store.lexical import LexicalIndex
+from nemori_cli.store.open_index import open_vector_index
+from nemori_cli.store.repository import Repository
+from nemori_cli.store.vector_index import VectorIndex
+
+
+class Parts:
+    """Settings, embedder, extractor, and each user's repository, indexes and dirty marker.
+
+    Built on first use and kept for the life of the object. Operations receive this, never
+    Memory. Every change to a user's store happens inside `writing()`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        progress: Progress | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+    ) -> None:
+        self.settings = settings
+        self.progress: Progress = progress or NullProgress()
+        if embedder is not None:
+            self.embedder = embedder
+        if extractor is not None:
+            self.extractor = extractor
+        self._repos: dict[str, Repository] = {}
+        self._vectors: dict[str, VectorIndex] = {}
+        self._lexical: dict[tuple[str, Kind], LexicalIndex] = {}
+        self._markers: dict[str, DirtyMarker] = {}
+        self._open_changes: dict[str, int] = {}
+
+    @property
+    def data_dir(self) -> Path:
+        return self.settings.data_dir
+
+    def user_id(self, user: str | None = None) -> str:
+        """Return the validated user id (the settings' user when none is given)."""
+        return validate_user_id(user or self.settings.user)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        """The embedder the settings ask for (the local model by default)."""
+        return make_embedder(self.settings)
+
+    @cached_property
+    def extractor(self) -> Extractor:
+        """The extractor new records are made by: the LLM when one is configured."""
+        if self.settings.llm_model:
+            # lazily: its pydantic prompt models would cost every command's startup
+            from nemori_cli.pipeline.llm_extractor import LLMExtractor
+
+            return LLMExtractor(self.settings, self.embedder.embed)
+        return OfflineExtractor(self.settings, self.embedder.embed)
+
+    def repo(self, user: str | None = None) -> Repository:
+        """The user's JSONL files."""
+        uid = self.user_id(user)
+        if uid not in self._repos:
+            self._repos[uid] = Repository(
+                self.data_dir, uid, lock_timeout=self.settings.lock_timeout
+            )
+        return self._repos[uid]
+
+    def vectors(self, user: str | None = None) -> VectorIndex:
+        """The user's vector index."""
+        uid = self.user_id(user)
+        if uid not in self._vectors:
+            self._vectors[uid] = open_vector_index(self.settings, uid, self.embedder)
+        return self._vectors[uid]
+
+    def lexical(self, kind: Kind, user: str | None = None) -> LexicalIndex:
+        """The user's BM25 index of one kind."""
+        uid = self.user_id(user)
+        if (uid, kind) not in self._lexical:
+            folder = self.data_dir / "bm25" / uid / f"{kind}s"
+            self._lexical[(uid, kind)] = LexicalIndex(folder)
+        return self._lexical[(uid, kind)]
+
+    def marker(self, user: str | None = None) -> DirtyMarker:
+        """This process's dirty marker for the user (see store/activity.py)."""
+        uid = self.user_id(user)
+        if uid not in self._markers:
+            self._markers[uid] = DirtyMarker(self.repo(uid).folder)
+        return self._markers[uid]
+
+    def forget(self, user: str) -> None:
+        """Drop what is open for a user whose files were deleted."""
+        uid = self.user_id(user)
+        self._repos.pop(uid, None)
+        self._vectors.pop(uid, None)
+        for key in [k for k in self._lexical if k[0] == uid]:
+            del self._lexical[key]
+
+    # --- the write protocol ------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def changing(self, user: str | None = None) -> Iterator[None]:
+        """Keep the indexes marked dirty across several writes; clear the mark if it completes.
+
+        A block that raises leaves the mark: whoever reads next repairs the indexes.
+        """
+        uid = self.user_id(user)
+        self._open_changes[uid] = self._open_changes.get(uid, 0) + 1
+        completed = False
+        try:
+            yield
+            completed = True
+        finally:
+            self._open_changes[uid] -= 1
+            if completed and not self._open_changes[uid]:
+                self.marker(uid).clear()
+
+    @contextlib.contextmanager
+    def writing(self, user: str | None = None) -> Iterator[Repository]:
+        """Hold the user's write lock with the indexes marked dirty until the block completes.
+
+        Inside `changing()`, the mark stays until that outer block completes.
+        """
+        repo = self.repo(user)
+        with repo.files.lock, self.changing(user):  # the lock creates the user's private folder
+            self.marker(user).mark()
+            try:
+                yield repo
+            except BaseException:
+                self.marker(user).abandon()  # half-written: whoever reads next repairs it
+                raise
+
+    def rebuild_lexical(self, kind: Kind, user: str | None = None) -> None:
+        """Rebuild one BM25 index of the user from the JSONL, a record at a time."""
+        table = self.repo(user).episodes if kind == "episode" else self.repo(user).facts
+        ids: list[str] = []
+        texts: list[str] = []
+        for record in table.stream():  # one record parsed at a time: archives can be large
+            ids.append(record.id)
+            texts.append(lexical_text(record))
+        self.lexical(kind, user).rebuild(ids, texts)

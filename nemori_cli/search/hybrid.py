@@ -1,0 +1,103 @@
+"""Hybrid search: vector and BM25 candidates of each kind, fused, filtered, then refined."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from nemori_cli.errors import UsageError
+from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
+from nemori_cli.ops.doctor_indexes import ensure_indexes
+from nemori_cli.parts import Parts
+from nemori_cli.search.focus import refine
+from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
+
+REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
+MIN_POOL = 50  # candidates each index is asked for, at least
+
+
+def search(
+    parts: Parts,
+    query: str,
+    *,
+    k: int = 10,
+    kind: str = "all",
+    since: datetime | None = None,
+    until: datetime | None = None,
+    user: str | None = None,
+    conversation_id: str | None = None,
+    category: str | None = None,
+    include_superseded: bool = False,
+) -> list[SearchHit]:
+    """Return the k best episodes and facts for a query, hybrid-ranked."""
+    filters = SearchFilters(
+        kinds_of(kind), since, until, conversation_id, category, include_superseded
+    )
+    if k < 1:
+        raise UsageError("-k/--limit must be at least 1")
+    repo = parts.repo(user)
+    if not repo.folder.exists() or not query.strip():
+        return []
+    ensure_indexes(parts, parts.user_id(user))
+    pool = max(MIN_POOL, 3 * k) * (4 if filters.narrowing else 1)
+    # A cold model takes ~0.3 s to load: embed the query while the other indexes load.
+    with ThreadPoolExecutor(max_workers=1) as background:
+        embedding = background.submit(parts.embedder.embed, [query])
+        # parsed on demand: a search reads a few hundred records, not the whole store
+        episodes: Mapping[str, Episode] = repo.episodes.lookup()
+        tables: dict[str, Mapping[str, Episode | Fact]] = {
+            "episode": episodes,
+            "fact": repo.facts.lookup(),
+        }
+        kinds = tuple(kd for kd in filters.kinds if tables[kd])
+        lexical = {kd: parts.lexical(kd, user).query(query, pool) for kd in kinds}
+        qvec = embedding.result()[0]
+
+    def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
+        out = []
+        for rid in ids:
+            rec = tables[kind].get(rid)
+            if (
+                rec is not None
+                and accepts(rec, filters)
+                and in_conversation(rec, filters.conversation_id, episodes)
+            ):
+                out.append(rid)
+        return out
+
+    vectors = parts.vectors(user)
+    candidates: dict[Kind, list[Sequence[str]]] = {}
+    for kd in kinds:
+        # admitted() re-checks every filter; the vector index is asked to filter only when
+        # the filters may drop many (superseded facts are few, and metadata costs Chroma)
+        where = filters.vector_where(kd) if filters.narrowing else None
+        vec = vectors.query(kd, qvec, pool, where=where)
+        candidates[kd] = [
+            admitted(kd, [r for r, _ in vec]),
+            admitted(kd, [r for r, _ in lexical[kd]]),
+        ]
+    hits = [
+        to_hit(kd, tables[kd][rid], score, episodes.get)
+        for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
+    ]
+    return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
+
+
+def in_conversation(
+    record: Episode | Fact, conversation_id: str | None, episodes: Mapping[str, Episode]
+) -> bool:
+    """Whether a record comes from the conversation (a fact: through one of its episodes)."""
+    if conversation_id is None or isinstance(record, Episode):
+        return True
+    return any(
+        (ep := episodes.get(e)) is not None and ep.conversation_id == conversation_id
+        for e in record.source_episode_ids
+    )
+
+
+def kinds_of(kind: str) -> tuple[Kind, ...]:
+    """The kinds a --kind value asks for."""
+    if kind not in ("all", *KINDS):
+        raise UsageError(f"unknown kind {kind!r}: use episode, fact or all")
+    return KINDS if kind == "all" else (kind,)  # type: ignore[return-value]
