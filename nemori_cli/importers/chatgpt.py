@@ -25,6 +25,8 @@ _HIDDEN_TYPES = {
     "execution_output", "system_error", "sonic_webpage", "computer_output",
 }
 _CITATION = re.compile("\ue200[^\ue201]*\ue201")  # private-use markers around inline citations
+# Pointers to uploaded or generated files, written where a part's text would be.
+_ASSET = re.compile(r"^\s*(?:sediment|file-service)://\S*\s*$")
 
 
 def matches(doc: JsonDoc) -> bool:
@@ -53,6 +55,8 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
     leaf = record.get("current_node")
     if not (isinstance(leaf, str) and leaf in mapping):
         leaf = latest_leaf(mapping, lambda n: n.get("children"), _node_time)
+    else:  # current_node can stop at a user message whose answer sits below it
+        leaf = _newest_below(mapping, leaf)
     turns = [
         turn
         for key, node in _keyed(branch(mapping, leaf, lambda n: n.get("parent")))
@@ -70,6 +74,19 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
         created_at=created,
         metadata=meta,
     )
+
+
+def _newest_below(mapping: dict[str, Any], node: str) -> str:
+    """Follow children down from a node, taking the newest child at each fork."""
+    seen = {node}
+    while True:
+        kids = mapping[node].get("children") if isinstance(mapping[node], dict) else None
+        kids = [k for k in kids if isinstance(k, str) and k in mapping and k not in seen] \
+            if isinstance(kids, list) else []
+        if not kids:
+            return node
+        node = max(reversed(kids), key=lambda k: _node_time(obj(mapping[k])) or float("-inf"))
+        seen.add(node)
 
 
 def _keyed(path: list[Any]) -> Iterator[tuple[str | None, dict]]:
@@ -96,7 +113,7 @@ def _turn(message: Any, node_id: str | None) -> Turn | None:
     kind = kind if isinstance(kind, str) else ""
     role = normalize_role(author.get("role"))
     if (
-        role in (None, "tool")
+        role in (None, "tool", "system")
         or message.get("weight") == 0
         or meta.get("is_visually_hidden_from_conversation")
         or meta.get("is_user_system_message")
@@ -123,7 +140,7 @@ def _content_text(content: dict[str, Any], kind: str) -> str:
 
 def _part(part: Any) -> str:
     if isinstance(part, str):
-        return part
+        return "" if _ASSET.match(part) else part
     if not isinstance(part, dict):
         return ""
     kind = str(part.get("content_type") or "")

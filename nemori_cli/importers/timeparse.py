@@ -13,10 +13,20 @@ _AT_STYLE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})\s*@\s*(\d{1,2})h\s*(\d{1,2})m\s*(\d{1,2})s(?:\s*(\d{1,3})ms)?"
 )
 _MIN_YEAR, _MAX_YEAR = 1971, 2200
+# Zone abbreviations that exports print (Google Takeout's "9:50:57 AM CDT"), in hours from UTC.
+_ZONES = {
+    "UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7,
+    "MDT": -6, "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "WET": 0,
+    "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "MEZ": 1, "MESZ": 2, "EET": 2, "EEST": 3,
+    "MSK": 3, "JST": 9, "KST": 9, "AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13,
+}
+_TZINFOS = {name: int(hours * 3600) for name, hours in _ZONES.items()}
 
 
 def parse_time(value: Any) -> datetime | None:
     """Parse ISO 8601, free-form dates or epoch (s/ms/us/ns); None if absent; ValueError if bad."""
+    if isinstance(value, dict):  # MongoDB extended JSON: {"$date": {"$numberLong": "<ms>"}}
+        value = _unwrap_mongo(value)
     if value is None or value == "":
         return None
     if isinstance(value, bool):
@@ -43,6 +53,17 @@ def parse_time(value: Any) -> datetime | None:
     return _checked(_aware(parsed), value)
 
 
+def _unwrap_mongo(value: dict[str, Any]) -> Any:
+    date = value.get("$date")
+    if isinstance(date, dict):
+        date = date.get("$numberLong")
+    if isinstance(date, str) and date.strip().lstrip("-").isdigit():
+        return int(date)
+    if date is None:
+        raise ValueError(f"not a time: {value!r}")
+    return date
+
+
 def try_time(value: Any) -> datetime | None:
     """Parse like parse_time, but return None for anything unparseable."""
     try:
@@ -57,7 +78,7 @@ def _free_form(text: str) -> datetime:
     try:
         with warnings.catch_warnings():  # unknown zone names warn; the time is still read
             warnings.simplefilter("ignore")
-            return parser.parse(text)
+            return parser.parse(text, tzinfos=_TZINFOS)
     except (parser.ParserError, OverflowError, TypeError) as exc:
         raise ValueError(f"not a time: {text!r}") from exc
 
