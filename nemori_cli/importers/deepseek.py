@@ -45,6 +45,9 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             sink.skip(conv_id, str(exc))
             continue
         meta: dict[str, Any] = {"format": NAME}
+        models = (obj(n.get("message")).get("model") for n in dicts(record["mapping"].values()))
+        if model := next((m for m in models if isinstance(m, str) and m), None):
+            meta["model"] = model
         if updated := try_time(record.get("updated_at")):
             meta["updated_at"] = to_iso(updated)
         conv = sink.build(

@@ -120,15 +120,20 @@ def _nothing(others: dict[str, int]) -> str:
         return "no Gemini Apps activity in this file"
     names = ", ".join(sorted(others, key=lambda k: -others[k])[:4])
     count = sum(others.values())
-    return f"no Gemini Apps activity in this file ({count} record(s) of other products: {names})"
+    noun = "record" if count == 1 else "records"
+    return f"no Gemini Apps activity, only {count} {noun} of other products: {names}"
 
 
 def _conversation(group: list[Activity], sink: Sink) -> Conversation | None:
-    """Build one conversation; ids come from record times (to the second), so they stay put."""
+    """Build one conversation; ids come from record times (to the second), so they stay put.
+
+    Seconds, because the HTML page shows no finer time: the JSON and the HTML of the same
+    activity give the same ids.
+    """
     conv_id = f"gemini-{_stamp(group[0].time)}"
     turns: list[Turn] = []
     for act in group:
-        key = f"{conv_id}:{_stamp(act.time)}"
+        key = f"gemini-{_stamp(act.time)}"
         turns.append(Turn("user", act.prompt, None, act.time, f"{key}:prompt"))
         turns.append(Turn("assistant", act.reply, None, act.time, f"{key}:reply"))
     meta = {"format": NAME, "grouped_by": f"gaps over {int(GAP.total_seconds() // 60)} minutes"}

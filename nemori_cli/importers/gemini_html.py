@@ -16,8 +16,11 @@ from nemori_cli.models import Conversation
 NAME = "gemini"
 MARKER = 'class="outer-cell'
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}")
-_BODY_BLOCKS = frozenset({"p", "div", "ul", "ol", "pre", "table", "h1", "h2", "h3", "h4",
-                          "blockquote", "hr"})
+# Tags that begin the reply (inline tags such as <a> or <b> may appear in the prompt line).
+_REPLY_START = frozenset({
+    "p", "div", "ul", "ol", "pre", "table", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+    "hr", "script", "style", "img", "figure", "section",
+})
 
 
 def matches(text: str) -> bool:
@@ -87,7 +90,7 @@ class _CellParser(HTMLParser):
         cell = self.cells[-1]
         if tag == "br" and not self._replying:
             cell.lines.append([])
-        elif tag in _BODY_BLOCKS or self._replying:
+        elif tag in _REPLY_START or self._replying:
             self._replying = True
             cell.reply.append(self.get_starttag_text() or f"<{tag}>")
             if tag == "div":
