@@ -126,7 +126,8 @@ def test_librechat_follows_the_latest_branch_flat_or_nested(name: str) -> None:
 
 def test_librechat_drops_error_notices(tmp_path: Path) -> None:
     doc = json.loads((LIBRECHAT / "LibreChat-flat.json").read_text())
-    doc["messages"] = [m for m in doc["messages"] if m["messageId"] in ("m-1", "m-2", "m-3", "m-4")]
+    kept = ("m-1", "m-2", "m-3", "m-4")  # the error notice is the leaf
+    doc["messages"] = [m for m in doc["messages"] if m["messageId"] in kept]
     [conv] = read(write(tmp_path / "export.json", doc))[1].values()
     assert [m.id for m in conv.messages] == ["m-1", "m-2", "m-3"]
 
@@ -152,7 +153,7 @@ def test_chatbot_ui_version_1_is_a_bare_list(tmp_path: Path) -> None:
     assert fmt == "chatbotui" and list(convs) == ["3f6c1b9a-55aa-4bde-8c31-6e0f2a9d1b01"]
 
 
-# --- every app: a grown export keeps what was there ------------------------------------------------
+# --- every app: a grown export keeps what was there ------------------------------------------
 
 
 def _older_grok(doc: dict) -> dict:

@@ -102,7 +102,8 @@ def claude_download(tmp_path: Path) -> Path:
     folder.mkdir()
     shutil.copy(CLAUDE / "manifest-7f3e2a10.json", folder)
     for batch in ("0000", "0001"):
-        zip_folder(CLAUDE / f"batch-{batch}", folder / f"data-2025-12-02-08-00-00-batch-{batch}.zip")
+        archive = folder / f"data-2025-12-02-08-00-00-batch-{batch}.zip"
+        zip_folder(CLAUDE / f"batch-{batch}", archive)
     return folder
 
 

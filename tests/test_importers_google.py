@@ -67,7 +67,8 @@ def test_gemini_reply_html_becomes_text_without_scripts_or_styles(gemini_json) -
     schedule = gemini_json[1][SOURDOUGH].messages[3].content
     assert "color:red" not in schedule
     # two reply items (a regenerated draft): both kept, each once
-    assert schedule.startswith("Feed the starter at 8 pm") and "Regenerated: mix at 7 am" in schedule
+    assert schedule.startswith("Feed the starter at 8 pm")
+    assert "Regenerated: mix at 7 am" in schedule
 
 
 def test_gemini_keeps_only_prompts_and_never_other_products(gemini_json) -> None:
@@ -89,9 +90,8 @@ def test_gemini_html_page_gives_the_same_conversations_and_ids(gemini_json) -> N
         assert [m.id for m in conv.messages] == [m.id for m in from_json.messages]
         assert texts(conv) == texts(from_json)
         # the page shows seconds in the account's zone (CST here, and a narrow no-break space)
-        assert [m.timestamp for m in conv.messages] == [
-            m.timestamp.replace(microsecond=0) for m in from_json.messages  # type: ignore[union-attr]
-        ]
+        seconds = [m.timestamp and m.timestamp.replace(microsecond=0) for m in from_json.messages]
+        assert [m.timestamp for m in conv.messages] == seconds
 
 
 def test_a_takeout_file_without_gemini_imports_nothing_and_says_why(tmp_path: Path) -> None:
@@ -114,7 +114,8 @@ def test_a_grown_takeout_adds_records_to_the_last_conversation_keeping_ids(
     older = tmp_path / "MyActivity.json"
     older.write_text(json.dumps(records[2:]))  # before the last two prompts
     before = read(older)[1]
-    assert [m.id for m in before[LISBON].messages] == [m.id for m in gemini_json[1][LISBON].messages][:2]
+    lisbon = [m.id for m in gemini_json[1][LISBON].messages]
+    assert [m.id for m in before[LISBON].messages] == lisbon[:2]
     for conv_id, conv in before.items():
         grown = gemini_json[1][conv_id]
         assert [m.id for m in grown.messages][: len(conv.messages)] == [m.id for m in conv.messages]
