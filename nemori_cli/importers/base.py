@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -137,6 +137,19 @@ def assemble(
         created_at=created_at,
         metadata=dict(metadata or {}),
     )
+
+
+def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
+    """Date undated messages: from the message before, else the conversation, else the next."""
+    times: list[datetime | None] = []
+    last = created
+    for turn in turns:
+        last = turn.timestamp or last
+        times.append(last)
+    following = None
+    for i in range(len(times) - 1, -1, -1):
+        following = times[i] = times[i] or following
+    return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]
 
 
 def strip_private_use(text: str) -> str:

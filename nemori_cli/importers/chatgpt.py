@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
-from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role, obj
+from nemori_cli.importers.base import (
+    Broken,
+    Sink,
+    Turn,
+    fill_times,
+    first_str,
+    normalize_role,
+    obj,
+)
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
@@ -69,7 +75,7 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
         meta["model"] = record["default_model_slug"]
     return sink.build(
         conv_id,
-        _fill_times(turns, created),
+        fill_times(turns, created),
         title=record.get("title") if isinstance(record.get("title"), str) else None,
         created_at=created,
         metadata=meta,
@@ -148,16 +154,3 @@ def _part(part: Any) -> str:
         return "[image]"
     text = part.get("text")
     return text if isinstance(text, str) else ""  # audio transcriptions carry their text
-
-
-def _fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
-    """Date undated messages: from the message before, else the conversation, else the next."""
-    times: list[datetime | None] = []
-    last = created
-    for turn in turns:
-        last = turn.timestamp or last
-        times.append(last)
-    following = None
-    for i in range(len(times) - 1, -1, -1):
-        following = times[i] = times[i] or following
-    return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]
