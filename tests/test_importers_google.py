@@ -209,3 +209,22 @@ def test_ai_studio_prompt_that_grew_keeps_its_ids(tmp_path: Path) -> None:
     assert after.id == before.id
     assert [m.id for m in after.messages][:3] == [m.id for m in before.messages]
     assert len(after.messages) == 4
+
+
+def test_a_localized_takeout_page_is_read_too(tmp_path: Path) -> None:
+    cell = (
+        '<div class="outer-cell mdl-cell"><div class="mdl-grid">'
+        '<div class="header-cell mdl-cell"><p class="mdl-typography--title">Gemini Apps<br></p>'
+        '</div><div class="content-cell mdl-cell mdl-cell--6-col mdl-typography--body-1">'
+        "Pokyn&nbsp;Kolik váží slon?<br>{when}<br><p>Asi šest tun.</p></div>"
+        '<div class="content-cell mdl-cell mdl-typography--caption"><b>Služby:</b><br>'
+        "&emsp;Gemini Apps<br></div></div></div>"
+    )
+    page = tmp_path / "MojeAktivita.html"
+    body = cell.format(when="5. 12. 2025 10:00:00 SEČ")
+    page.write_text(f"<html><body>{body}</body></html>")
+    fmt, convs, skipped = read(page)
+    [conv] = convs.values()
+    assert fmt == "gemini" and skipped == []
+    assert texts(conv) == ["Kolik váží slon?", "Asi šest tun."]
+    assert conv.messages[0].timestamp == utc(2025, 12, 5, 10)  # day first; unknown zone: UTC

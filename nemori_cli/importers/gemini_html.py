@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.gemini import Activity, conversations, is_gemini, prompt_text
 from nemori_cli.importers.htmltext import html_to_text
-from nemori_cli.importers.timeparse import try_time
+from nemori_cli.importers.timeparse import try_local_time
 from nemori_cli.models import Conversation
 
 NAME = "gemini"
@@ -127,7 +127,7 @@ def _activity(cell: _Cell) -> Activity:
     when, cut = None, len(lines)
     for i in range(len(lines) - 1, -1, -1):
         if len(lines[i]) < 80 and _CLOCK.search(lines[i]):
-            when = try_time(lines[i].replace("\u00a0", " "))
+            when = try_local_time(lines[i].replace("\u00a0", " "))
             if when is not None:
                 cut = i
                 break

@@ -13,6 +13,7 @@ _AT_STYLE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})\s*@\s*(\d{1,2})h\s*(\d{1,2})m\s*(\d{1,2})s(?:\s*(\d{1,3})ms)?"
 )
 _MIN_YEAR, _MAX_YEAR = 1971, 2200
+_DAY_FIRST = re.compile(r"^\d{1,2}\.\s*\d{1,2}\.")
 # Zone abbreviations that exports print (Google Takeout's "9:50:57 AM CDT"), in hours from UTC.
 _ZONES = {
     "UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7,
@@ -69,6 +70,32 @@ def try_time(value: Any) -> datetime | None:
     try:
         return parse_time(value)
     except (ValueError, OverflowError):
+        return None
+
+
+def try_local_time(text: str) -> datetime | None:
+    """Read a time as a page prints it for its reader, e.g. `1. 12. 2025 10:00:00 SEČ`.
+
+    When the text does not parse as it is, a trailing zone name that is not known is dropped
+    (the time is then taken as UTC), and dates written `day. month. year` are read day first.
+    """
+    when = try_time(text)
+    if when is not None:
+        return when
+    words = text.split()
+    while words and not any(c.isdigit() for c in words[-1]):
+        words.pop()
+    rest = " ".join(words)
+    if not rest or rest == text.strip():
+        return None
+    from dateutil import parser
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = parser.parse(rest, dayfirst=bool(_DAY_FIRST.match(rest)), tzinfos=_TZINFOS)
+        return _checked(_aware(parsed), text)
+    except (parser.ParserError, OverflowError, TypeError, ValueError):
         return None
 
 
