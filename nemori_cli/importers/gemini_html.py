@@ -15,6 +15,7 @@ from nemori_cli.models import Conversation
 
 NAME = "gemini"
 MARKER = 'class="outer-cell'
+_WHITESPACE = re.compile(r"[ \t\r\n\f]+")
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}")
 # Tags that begin the reply (inline tags such as <a> or <b> may appear in the prompt line).
 _REPLY_START = frozenset({
@@ -120,7 +121,8 @@ class _CellParser(HTMLParser):
 
 def _activity(cell: _Cell) -> Activity:
     header = " ".join("".join(cell.header).split())
-    lines = [" ".join("".join(parts).replace("\u202f", " ").split(" ")).strip()
+    # HTML folds runs of whitespace; no-break spaces stay (they end a localized verb)
+    lines = [_WHITESPACE.sub(" ", "".join(parts).replace("\u202f", " ")).strip(" ")
              for parts in cell.lines]
     lines = [line for line in lines if line]
     # The time is the last line with a clock time; above it the prompt, below it the reply.
