@@ -21,7 +21,10 @@ from nemori_cli.importers.tree import branch
 from nemori_cli.models import Conversation, to_iso
 
 NAME = "claude"
-DESCRIPTION = "Claude.ai data export: conversations.json (old and new layout), or the .zip"
+DESCRIPTION = (
+    "Claude.ai data export: conversations.json (old and new layout), the .zip, or the "
+    "manifest-*.json of a multi-part download"
+)
 INPUT = "json"
 
 _THINKING = re.compile(r"<antThinking>.*?(?:</antThinking>|\Z)\s*", re.S)
