@@ -105,6 +105,16 @@ def test_deepseek_older_exports_without_fragments_alternate_roles(tmp_path: Path
     ]
 
 
+def test_deepseek_node_links_written_as_numbers(tmp_path: Path) -> None:
+    doc = json.loads(DEEPSEEK.read_text())[:1]
+    for key, node in doc[0]["mapping"].items():
+        node["children"] = [int(c) for c in node["children"]]
+        if key not in ("root", "1"):
+            node["parent"] = int(node["parent"])
+    [conv] = read(write(tmp_path / "conversations.json", doc))[1].values()
+    assert len(conv.messages) == 3
+
+
 # --- LibreChat ------------------------------------------------------------------------------------
 
 

@@ -66,7 +66,7 @@ def _turns(record: dict[str, Any], conv_id: str | None) -> list[Turn]:
     if not isinstance(mapping, dict) or not mapping:
         raise Broken("no message tree (mapping)")
     # No current node is recorded: the branch shown last is the one with the newest leaf.
-    leaf = latest_leaf(mapping, lambda n: n.get("children"), _time)
+    leaf = latest_leaf(mapping, lambda n: [_key(c) for c in items(n.get("children"))], _time)
     turns: list[Turn] = []
     asked = 0  # messages so far, for old exports whose messages carry no fragment types
     for key, node in mapping_path(mapping, leaf):
@@ -88,8 +88,15 @@ def _turns(record: dict[str, Any], conv_id: str | None) -> list[Turn]:
 def mapping_path(mapping: dict[str, Any], leaf: str | None) -> list[tuple[str, dict[str, Any]]]:
     """The (key, node) pairs from the root down to the leaf."""
     keys = {id(node): key for key, node in mapping.items()}
-    path = branch(mapping, leaf, lambda n: n.get("parent"))
+    path = branch(mapping, leaf, lambda n: _key(n.get("parent")))
     return [(keys[id(n)], n) for n in path if isinstance(n, dict)]
+
+
+def _key(value: Any) -> str | None:
+    """A node link: node ids are strings, though a link may be written as a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
 
 
 def _fragment_turns(message: dict[str, Any], msg_id: str, when: Any) -> list[Turn]:
