@@ -60,6 +60,31 @@ KEYS = [
     "uuid",
     "children",
     "parent",
+    # Takeout, AI Studio, Grok, DeepSeek, LibreChat, chatbot-ui
+    "header",
+    "time",
+    "safeHtmlItem",
+    "html",
+    "products",
+    "chunkedPrompt",
+    "chunks",
+    "isThought",
+    "responses",
+    "response",
+    "conversation",
+    "parent_response_id",
+    "_id",
+    "$date",
+    "$numberLong",
+    "fragments",
+    "type",
+    "inserted_at",
+    "conversationId",
+    "messageId",
+    "parentMessageId",
+    "isCreatedByUser",
+    "prompt",
+    "model",
 ]
 # Documents shaped like the real formats, with any value of any type in any slot.
 SHAPED = st.recursive(
@@ -128,8 +153,11 @@ def test_truncated_real_files_import_cleanly_or_fail_clearly(tmp_path, sample, c
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 JSON_FIXTURES = sorted(
-    p for p in FIXTURES.rglob("*") if p.suffix in (".json", ".jsonl") and p.stat().st_size < 200_000
+    p for p in FIXTURES.rglob("*")
+    if p.is_file() and p.stat().st_size < 200_000
+    and (p.suffix in (".json", ".jsonl") or p.parent.name == "aistudio")
 )
+HTML_PAGE = FIXTURES / "gemini" / "MyActivity.html"
 
 
 def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
@@ -166,6 +194,23 @@ def test_real_exports_with_values_replaced_import_cleanly_or_fail_clearly(
     body = b"\n".join(_dumps(d) for d in docs) if jsonl else _dumps(docs[0])
     fmt = data.draw(st.sampled_from([None, None, *FORMATS]))
     _read(_write(tmp_path, fixture.name, body), fmt)
+
+
+@EXAMPLES
+@given(
+    cut=st.floats(0, 1),
+    junk=st.sampled_from(["", "<", "</div>", "<div class=\"outer-cell\">", "<script>", "&#x",
+                          "<!--", "<![CDATA[", "<br", "\x00", "<p>Prompted&nbsp;x<br>"]),
+    at=st.floats(0, 1),
+    fmt=st.sampled_from([None, "gemini"]),
+)
+def test_takeout_pages_cut_or_spliced_import_cleanly_or_fail_clearly(
+    tmp_path, cut, junk, at, fmt
+) -> None:
+    page = HTML_PAGE.read_text()
+    page = page[: int(len(page) * cut)]
+    where = int(len(page) * at)
+    _read(_write(tmp_path, "MyActivity.html", (page[:where] + junk + page[where:]).encode()), fmt)
 
 
 @EXAMPLES

@@ -102,9 +102,8 @@ def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_
         )
         for r in reports:
             for s in r.get("skipped", []):
-                render.out.print(
-                    f"{r['path']}: skip {s['conversation_id']}: {s['reason']}", markup=False
-                )
+                which = f" {s['conversation_id']}" if s["conversation_id"] else ""
+                render.out.print(f"{r['path']}: skip{which}: {s['reason']}", markup=False)
     if any("error" in r for r in reports):
         raise typer.Exit(1)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +16,11 @@ EMPTY = "empty conversation"
 _USER = {"user", "human", "you", "me"}
 _ASSISTANT = {
     "assistant", "ai", "bot", "model", "chatgpt", "gpt", "claude", "gemini", "bard", "copilot",
+    "grok", "deepseek",
 }
 _GPT_MODEL = re.compile(r"^(?:gpt|o)\d[\w.\-]*$")
+# Private-use characters: exporters' markup (citation markers, icons), never text a person wrote.
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True)
@@ -101,11 +104,12 @@ def assemble(
     Message ids without a source id are derived from the turn's position in the source, so they
     stay the same when the same content is read again.
     """
-    kept = [(i, t, t.content.strip()) for i, t in enumerate(turns)]
+    kept = [(i, t, strip_private_use(t.content).strip()) for i, t in enumerate(turns)]
     kept = [(i, t, text) for i, t, text in kept if text]
     if not kept:
         return None
-    title = title.strip() if isinstance(title, str) and title.strip() else None
+    title = strip_private_use(title).strip() if isinstance(title, str) else None
+    title = title or None
     if source_id in (None, ""):
         conv_id = stable_id(
             "conv",
@@ -133,6 +137,24 @@ def assemble(
         created_at=created_at,
         metadata=dict(metadata or {}),
     )
+
+
+def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
+    """Date undated messages: from the message before, else the conversation, else the next."""
+    times: list[datetime | None] = []
+    last = created
+    for turn in turns:
+        last = turn.timestamp or last
+        times.append(last)
+    following = None
+    for i in range(len(times) - 1, -1, -1):
+        following = times[i] = times[i] or following
+    return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]
+
+
+def strip_private_use(text: str) -> str:
+    """Remove characters of the Unicode private-use area (U+E000-U+F8FF)."""
+    return _PRIVATE_USE.sub("", text)
 
 
 def normalize_role(raw: Any) -> str | None:
@@ -190,6 +212,11 @@ def first_str(record: dict[str, Any], *keys: str) -> str | None:
 def obj(value: Any) -> dict[str, Any]:
     """Return the value if it is a JSON object, else an empty one (sources hold stray nulls)."""
     return value if isinstance(value, dict) else {}
+
+
+def items(value: Any) -> list[Any]:
+    """Return the value if it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def dicts(values: Iterable[Any]) -> Iterable[dict[str, Any]]:

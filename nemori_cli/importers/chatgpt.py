@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
-from nemori_cli.importers.base import Broken, Sink, Turn, first_str, normalize_role, obj
+from nemori_cli.importers.base import (
+    Broken,
+    Sink,
+    Turn,
+    fill_times,
+    first_str,
+    normalize_role,
+    obj,
+)
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
@@ -25,6 +31,8 @@ _HIDDEN_TYPES = {
     "execution_output", "system_error", "sonic_webpage", "computer_output",
 }
 _CITATION = re.compile("\ue200[^\ue201]*\ue201")  # private-use markers around inline citations
+# Pointers to uploaded or generated files, written where a part's text would be.
+_ASSET = re.compile(r"^\s*(?:sediment|file-service)://\S*\s*$")
 
 
 def matches(doc: JsonDoc) -> bool:
@@ -53,6 +61,8 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
     leaf = record.get("current_node")
     if not (isinstance(leaf, str) and leaf in mapping):
         leaf = latest_leaf(mapping, lambda n: n.get("children"), _node_time)
+    else:  # current_node can stop at a user message whose answer sits below it
+        leaf = _newest_below(mapping, leaf)
     turns = [
         turn
         for key, node in _keyed(branch(mapping, leaf, lambda n: n.get("parent")))
@@ -65,11 +75,24 @@ def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Co
         meta["model"] = record["default_model_slug"]
     return sink.build(
         conv_id,
-        _fill_times(turns, created),
+        fill_times(turns, created),
         title=record.get("title") if isinstance(record.get("title"), str) else None,
         created_at=created,
         metadata=meta,
     )
+
+
+def _newest_below(mapping: dict[str, Any], node: str) -> str:
+    """Follow children down from a node, taking the newest child at each fork."""
+    seen = {node}
+    while True:
+        kids = mapping[node].get("children") if isinstance(mapping[node], dict) else None
+        kids = [k for k in kids if isinstance(k, str) and k in mapping and k not in seen] \
+            if isinstance(kids, list) else []
+        if not kids:
+            return node
+        node = max(reversed(kids), key=lambda k: _node_time(obj(mapping[k])) or float("-inf"))
+        seen.add(node)
 
 
 def _keyed(path: list[Any]) -> Iterator[tuple[str | None, dict]]:
@@ -96,7 +119,7 @@ def _turn(message: Any, node_id: str | None) -> Turn | None:
     kind = kind if isinstance(kind, str) else ""
     role = normalize_role(author.get("role"))
     if (
-        role in (None, "tool")
+        role in (None, "tool", "system")
         or message.get("weight") == 0
         or meta.get("is_visually_hidden_from_conversation")
         or meta.get("is_user_system_message")
@@ -123,7 +146,7 @@ def _content_text(content: dict[str, Any], kind: str) -> str:
 
 def _part(part: Any) -> str:
     if isinstance(part, str):
-        return part
+        return "" if _ASSET.match(part) else part
     if not isinstance(part, dict):
         return ""
     kind = str(part.get("content_type") or "")
@@ -131,16 +154,3 @@ def _part(part: Any) -> str:
         return "[image]"
     text = part.get("text")
     return text if isinstance(text, str) else ""  # audio transcriptions carry their text
-
-
-def _fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
-    """Date undated messages: from the message before, else the conversation, else the next."""
-    times: list[datetime | None] = []
-    last = created
-    for turn in turns:
-        last = turn.timestamp or last
-        times.append(last)
-    following = None
-    for i in range(len(times) - 1, -1, -1):
-        following = times[i] = times[i] or following
-    return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]

@@ -6,14 +6,25 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from nemori_cli.importers.base import Broken, Sink, Turn, dicts, first_str, normalize_role
+from nemori_cli.importers.base import (
+    Broken,
+    Sink,
+    Turn,
+    dicts,
+    fill_times,
+    first_str,
+    normalize_role,
+)
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch
 from nemori_cli.models import Conversation, to_iso
 
 NAME = "claude"
-DESCRIPTION = "Claude.ai data export: conversations.json (old and new layout), or the .zip"
+DESCRIPTION = (
+    "Claude.ai data export: conversations.json (old and new layout), the .zip, or the "
+    "manifest-*.json of a multi-part download"
+)
 INPUT = "json"
 
 _THINKING = re.compile(r"<antThinking>.*?(?:</antThinking>|\Z)\s*", re.S)
@@ -47,11 +58,12 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
         meta: dict[str, Any] = {"format": NAME}
         if updated := try_time(record.get("updated_at")):
             meta["updated_at"] = to_iso(updated)
+        created = try_time(record.get("created_at"))
         conv = sink.build(
             conv_id,
-            turns,
+            fill_times(turns, created),  # newer exports may leave a message's time out
             title=record.get("name") if isinstance(record.get("name"), str) else None,
-            created_at=try_time(record.get("created_at")),
+            created_at=created,
             metadata=meta,
         )
         if conv is not None:

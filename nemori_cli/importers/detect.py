@@ -8,8 +8,15 @@ from functools import partial
 
 from nemori_cli.errors import UsageError
 from nemori_cli.importers import (
+    aistudio,
+    chatbotui,
     chatgpt,
     claude,
+    deepseek,
+    gemini,
+    gemini_html,
+    grok,
+    librechat,
     markdown,
     nemori,
     openai,
@@ -20,14 +27,25 @@ from nemori_cli.importers.base import Sink
 from nemori_cli.importers.payload import Payload
 from nemori_cli.models import Conversation
 
-_MODULES = (nemori, openai, markdown, chatgpt, claude, sillytavern, openwebui)
-# Most specific first: archive layouts, then the generic message lists.
-_JSON_ORDER = (chatgpt, claude, openwebui, sillytavern, openai, nemori)
-_CONVERSATION_RECORDS = (chatgpt, claude, openwebui)  # formats whose array items are chats
+_MODULES = (
+    nemori, openai, markdown, chatgpt, claude, sillytavern, openwebui,
+    gemini, aistudio, grok, deepseek, librechat, chatbotui,
+)
+# Most specific first: archive layouts, then the generic message lists. DeepSeek before ChatGPT
+# (both have a `mapping`); Grok, LibreChat and chatbot-ui before nemori's own `conversations` and
+# `messages` layouts.
+_JSON_ORDER = (
+    gemini, aistudio, grok, deepseek, chatgpt, claude, librechat, chatbotui, openwebui,
+    sillytavern, openai, nemori,
+)
+# Formats whose array items are chats, so the array's length is the number of conversations.
+_CONVERSATION_RECORDS = (chatgpt, claude, openwebui, deepseek, librechat)
 _BY_NAME = {m.NAME: m for m in _MODULES}
 _ALIASES = {
     "json": "nemori", "jsonl": "nemori", "md": "markdown", "claude.ai": "claude",
-    "open-webui": "openwebui", "silly-tavern": "sillytavern",
+    "open-webui": "openwebui", "silly-tavern": "sillytavern", "takeout": "gemini",
+    "google-takeout": "gemini", "ai-studio": "aistudio", "google-ai-studio": "aistudio",
+    "xai": "grok", "chatbot-ui": "chatbotui",
 }
 TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 FORMATS: dict[str, str] = {m.NAME: m.DESCRIPTION for m in _MODULES}
@@ -62,7 +80,9 @@ def plan(payload: Payload, forced: str | None = None) -> Plan:
     if payload.body_start() >= len(payload.data):
         raise payload.error("empty file")
     module = _BY_NAME[forced] if forced else None
-    wants_json = module.INPUT == "json" if module else payload.looks_like_json()
+    # A forced `gemini` reads Takeout's JSON or its HTML page, whichever the file is.
+    html_ok = module is None or module is gemini
+    wants_json = module.INPUT == "json" if module and not html_ok else payload.looks_like_json()
     if wants_json:
         try:
             doc = payload.json()
@@ -79,6 +99,10 @@ def plan(payload: Payload, forced: str | None = None) -> Plan:
             counted = module in _CONVERSATION_RECORDS and doc.kind == "array"
             return Plan(module.NAME, partial(module.read, doc), doc.count if counted else None)
     text = payload.text()
+    if html_ok and gemini_html.matches(text):
+        return Plan(gemini.NAME, partial(gemini_html.read, text))
+    if module is gemini:
+        raise payload.error("not Google Takeout activity (MyActivity.json or MyActivity.html)")
     if module is None:
         if not markdown.matches(text):
             raise payload.error(UNKNOWN)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from nemori_cli.errors import ImportFormatError
-from nemori_cli.importers import detect, zipped
+from nemori_cli.importers import detect, manifest, sniff, zipped
 from nemori_cli.importers.base import EmptySource, Sink, Skipped, display
 from nemori_cli.importers.payload import Payload
 from nemori_cli.models import Conversation
@@ -33,7 +33,15 @@ class Source:
         self.skipped.clear()
         sink = Sink(self.path, self.strict, self.skipped)
         produced = 0
+        shown: dict[str, set[str]] = {}  # message ids yielded so far, by conversation
         for conv in self._read(sink):
+            before = shown.setdefault(conv.id, set())
+            if before:  # the file holds this conversation twice: give each message once
+                conv = replace(conv, messages=tuple(m for m in conv.messages if m.id not in before))
+                if not conv.messages:
+                    self.skipped.append(Skipped(conv.id, "stored twice in the file; read once"))
+                    continue
+            before.update(m.id for m in conv.messages)
             produced += 1
             yield conv
         if not produced:
@@ -76,9 +84,13 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     found: dict[str, None] = {}
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            found.update(dict.fromkeys(_walk(path)))
-        elif path == "-" or os.path.exists(path):
+            for walked in _walk(path):
+                found.update(dict.fromkeys(manifest.listed_zips(walked) or [walked]))
+        elif path == "-":
             found.setdefault(path)
+        elif os.path.exists(path):
+            # A multi-part download's manifest stands for its zips (each read once).
+            found.update(dict.fromkeys(manifest.listed_zips(path) or [path]))
         else:
             raise ImportFormatError(f"{path}: no such file or directory")
     return list(found)
@@ -94,9 +106,24 @@ def _walk(top: str) -> list[str]:
         for name in names:
             if name.startswith(".") or name.lower() in zipped.COMPANIONS:
                 continue
-            if os.path.splitext(name)[1].lower() in EXTENSIONS:
-                files.append(((*parts, name), os.path.join(folder, name)))
+            path = os.path.join(folder, name)
+            if os.path.splitext(name)[1].lower() in EXTENSIONS or _sniffed(path, name):
+                files.append(((*parts, name), path))
     return [path for _, path in sorted(files)]
+
+
+def _sniffed(path: str, name: str) -> bool:
+    """Read files whose extension says nothing: Takeout activity pages, AI Studio prompts."""
+    ext = os.path.splitext(name)[1].lower()
+    if ext not in ("", ".html", ".htm"):
+        return False
+    size = sniff.PAGE_SNIFF if ext else sniff.PROMPT_SNIFF
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(size)
+    except OSError:
+        return False
+    return sniff.is_takeout_page(head) if ext else sniff.is_ai_studio_prompt(head)
 
 
 def _why(skipped: list[Skipped]) -> str:

@@ -12,14 +12,17 @@ from collections.abc import Callable, Iterator
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.detect import Plan
 from nemori_cli.importers.payload import Payload
+from nemori_cli.importers.sniff import activity_members, ai_studio_member
 from nemori_cli.models import Conversation
 
-_CONVERSATIONS = re.compile(r"^conversations.*\.json$", re.IGNORECASE)
+# The chat files of exports (ChatGPT, Claude, DeepSeek; Grok's prod-grok-backend.json).
+_CONVERSATIONS = re.compile(r"^(?:conversations.*|prod-grok-backend)\.json$", re.IGNORECASE)
 _READABLE = (".json", ".jsonl", ".md", ".markdown", ".txt")
 # Files that exports put beside the conversations and that hold none.
 COMPANIONS = frozenset({
     "user.json", "users.json", "projects.json", "memories.json", "message_feedback.json",
     "shared_conversations.json", "model_comparisons.json", "group_chats.json",
+    "export_manifest.json",
 })
 
 
@@ -52,9 +55,12 @@ def _members(names: list[str]) -> list[str]:
     files = [n for n in names if not n.endswith("/") and not _hidden(n)]
     chosen = [n for n in files if _CONVERSATIONS.match(posixpath.basename(n))]
     if not chosen:
+        chosen = activity_members(files)  # a Google Takeout archive
+    if not chosen:
         chosen = [
             n for n in files
-            if n.lower().endswith(_READABLE) and posixpath.basename(n).lower() not in COMPANIONS
+            if (n.lower().endswith(_READABLE) or ai_studio_member(n))
+            and posixpath.basename(n).lower() not in COMPANIONS
         ]
     return sorted(chosen)
 
