@@ -229,9 +229,11 @@ class Memory:
             for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
         ]
         from nemori_cli.search.focus import refine
+        from nemori_cli.search.relevance import annotate
 
         vectors = self.vectors(user)
-        return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
+        best = refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
+        return annotate(best, query, qvec, episodes, vectors.embeddings)
 
     @staticmethod
     def _in_conversation(
