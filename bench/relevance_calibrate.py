@@ -124,8 +124,12 @@ def report(rows: list[dict[str, Any]], weights: dict[str, float]) -> dict[str, A
         "adversarial (cat 5, own conversation)": [r for r in rows if positive(r) is None],
     }
     return {
-        name: {"questions": len(g), "strong_match": round(sum(rel(r) >= 0.5 for r in g) / len(g), 3)}
-        for name, g in groups.items() if g
+        name: {
+            "questions": len(g),
+            "strong_match": round(sum(rel(r) >= 0.5 for r in g) / len(g), 3),
+        }
+        for name, g in groups.items()
+        if g
     }
 
 
@@ -139,7 +143,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     from nemori_cli.memory import Memory
 
-    store = Path(args.store) if args.store else locomo.build_store(args, {}, TUNE + HELD_OUT) / "data"
+    if args.store:
+        store = Path(args.store)
+    else:
+        store = locomo.build_store(args, {}, TUNE + HELD_OUT) / "data"
     memory = Memory.open(data_dir=store)
     samples = locomo_data.load_samples(args.data)
     started = time.perf_counter()

@@ -40,17 +40,33 @@ class DateRange:
     since: datetime | None = None
     until: datetime | None = None
 
-    def describe(self) -> str:
-        """Say the range in words, for the line above the results."""
+    def holds(self, when: datetime | None) -> bool:
+        """Whether a record dated `when` is in the range (an undated one only if it is open)."""
         if self.since is None and self.until is None:
-            return ""
-        lo = _fmt(self.since) if self.since else "the beginning"
-        hi = _fmt(self.until) if self.until else "now"
-        return f"dates from {lo} to {hi} (UTC)"
+            return True
+        if when is None:
+            return False
+        return (self.since is None or when >= self.since) and (
+            self.until is None or when <= self.until
+        )
+
+    def describe(self) -> str:
+        """Say the range in words, for the line above the results ("" when open)."""
+        lo = _fmt(self.since) if self.since else None
+        hi = _fmt(self.until + _ONE, end=True) if self.until else None
+        if lo and hi:
+            return f"dates: {lo} through {hi} (UTC)"
+        if lo:
+            return f"dates: {lo} onwards (UTC)"
+        return f"dates: up to and including {hi} (UTC)" if hi else ""
 
 
-def _fmt(when: datetime) -> str:
-    return when.strftime("%Y-%m-%d %H:%M:%S")
+def _fmt(when: datetime, end: bool = False) -> str:
+    """The date alone when the bound falls at midnight (the day before, for an end), else the
+    time."""
+    if when.time() == datetime.min.time():
+        return (when - timedelta(days=1) if end else when).strftime("%Y-%m-%d")
+    return (when - _ONE if end else when).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _month_end(year: int, month: int) -> datetime:

@@ -23,6 +23,11 @@ def plain() -> bool:
     return not out.is_terminal or bool(os.environ.get("NO_COLOR"))
 
 
+def say(text: str, style: str | None = None) -> None:
+    """Print text for a person on stdout, as is (never markup), styled on a terminal."""
+    out.print(text, markup=False, style=style, highlight=False)
+
+
 def note(text: str) -> None:
     """Print a line for the reader on stderr (dim on a terminal), never as markup."""
     from rich.markup import escape

@@ -30,7 +30,8 @@ def search(
         str | None, typer.Option(help="Up to this date, included (a day means all of it).")
     ] = None,
     category: Annotated[
-        str | None, typer.Option(help="Only facts of this category.", callback=context.check_category)
+        str | None,
+        typer.Option(help="Only facts of this category.", callback=context.check_category),
     ] = None,
     conversation: Annotated[str | None, typer.Option(help="Only this conversation id.")] = None,
     include_superseded: Annotated[
