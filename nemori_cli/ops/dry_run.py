@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import replace
 from typing import Any
 
 from nemori_cli.errors import NemoriError
 from nemori_cli.models import to_iso
 
 
-def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
-    """Scan each file without storing anything; a file that cannot be read reports its error."""
+def scan_paths(
+    paths: Sequence[str],
+    *,
+    format: str | None = None,
+    done_files: Set[str] = frozenset(),
+    known: Mapping[str, Set[str]] | None = None,
+) -> list[Any]:
+    """Scan each file without storing anything; a file that cannot be read reports its error.
+
+    With what the user imported (file hashes, message ids per conversation), each report says
+    how many of its messages are new (0 for a file imported before).
+    """
     from nemori_cli.importers import expand_paths, open_source, scan
     from nemori_cli.ops.export import is_export
 
@@ -26,7 +37,11 @@ def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[Any]:
                 if is_export(f):
                     reports.append(_scan_export(f))
                     continue
-                reports.append(scan(open_source(f, format=format)))
+                source = open_source(f, format=format)
+                report = scan(source, None if source.sha256 in done_files else known)
+                if source.sha256 in done_files:
+                    report = replace(report, new_messages=0)
+                reports.append(report)
             except NemoriError as exc:
                 reports.append({"path": f, "error": str(exc)})
     return reports

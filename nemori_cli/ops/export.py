@@ -88,6 +88,36 @@ def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
 
 
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def markdown_lines(text: str) -> str:
+    """Text as markdown that keeps its line breaks and never leaves a code fence open.
+
+    A narrative line is a speaker's turn: each ends in a hard break, so they do not run into one
+    paragraph. A fence cut short (a long message cut inside its code) is closed at the end, and
+    a stray ``` inside a line is escaped, so the rest of the document stays prose.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if m and m.group(1).startswith(fence):
+                fence = None
+        elif line.strip():
+            out.append(line.replace("```", "\\`\\`\\`").rstrip() + "  ")
+        else:
+            out.append("")
+    if fence is not None:
+        out.append(fence)
+    return "\n".join(out)
+
+
 def _markdown(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
     yield f"# Memory of {header['user']}\n\n"
     yield (
@@ -115,7 +145,7 @@ def _markdown_episode(ep: Episode) -> str:
         "",
         f"*{_when(ep.timestamp)} · conversation `{ep.conversation_id}` · episode `{ep.id}`*",
         "",
-        ep.content.strip(),
+        markdown_lines(ep.content.strip()),
         "",
     ]
     if ep.messages:
