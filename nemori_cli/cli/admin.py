@@ -54,7 +54,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show counts and LLM spend for the user."""
-    data = context.get(ctx).memory().stats()
+    data = context.reader(ctx).stats()
     if as_json:
         render.print_json(data)
         return

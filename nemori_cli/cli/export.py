@@ -32,7 +32,7 @@ def export(
     """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
     from nemori_cli.ops.export import export_user
 
-    memory = context.get(ctx).memory()
+    memory = context.reader(ctx)
     chunks = export_user(memory, None, format)
     if output is None or str(output) == "-":
         for chunk in chunks:
