@@ -107,7 +107,7 @@ def test_min_score_drops_weak_hits(store: Path) -> None:
 def test_two_hits_from_one_episode_have_distinct_ids_and_snippets(tmp_path: Path) -> None:
     """A long episode focused twice gives two rows that say which part each is."""
     from nemori_cli.models import Episode, Message, SearchHit
-    from nemori_cli.relevance import hit_identity, snippet
+    from nemori_cli.search.relevance import hit_identity, snippet
 
     msgs = tuple(Message(f"m{i}", "user", f"turn {i} about topic {i}") for i in range(12))
     ep = Episode(
@@ -350,7 +350,7 @@ def test_generic_titles_give_way_to_the_content(title: str) -> None:
 
 
 def test_markdown_export_keeps_lines_and_closes_a_cut_fence() -> None:
-    from nemori_cli.export import markdown_lines
+    from nemori_cli.ops.export import markdown_lines
 
     text = "On Monday, User and Assistant talked.\nUser: a\nAssistant: code:\n```py\nx = 1 […]"
     md = markdown_lines(text)
