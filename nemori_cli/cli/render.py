@@ -23,9 +23,15 @@ def plain() -> bool:
     return not out.is_terminal or bool(os.environ.get("NO_COLOR"))
 
 
-def say(text: str, style: str | None = None) -> None:
+def say(text: str, style: str | None = None, indent: int = 0) -> None:
     """Print text for a person on stdout, as is (never markup), styled on a terminal."""
-    out.print(text, markup=False, style=style, highlight=False)
+    if indent and out.is_terminal:
+        from rich.padding import Padding
+        from rich.text import Text
+
+        out.print(Padding(Text(text, style=style or ""), (0, 0, 0, indent)))
+        return
+    out.print(" " * indent + text, markup=False, style=style, highlight=False)
 
 
 def note(text: str) -> None:

@@ -115,9 +115,18 @@ def _show(query: str, hits: list[SearchHit], dates: str, min_score: float) -> No
         )
         for h in hits
     ]
-    render.table(
-        f"Results for {query!r}", ["relevance", "kind", "date", "memory", "id"], rows
-    )
+    if render.plain():
+        columns = ["relevance", "kind", "date", "memory", "id"]
+        render.table(f"Results for {query!r}", columns, rows)
+        return
+    # a terminal: each hit as a heading line and its text below, wrapped between words
+    render.say(f"Results for {query!r} (relevance 0-1)", style="bold")
+    for h, (rel, kind, day, _, hit_id) in zip(hits, rows, strict=True):
+        render.say("")
+        render.say(f"{rel}  {kind:<7}  {day:<10}  {hit_id}", style="bold")
+        if h.kind == "episode" and h.title:
+            render.say(h.title, indent=2)
+        render.say(h.snippet or h.content, indent=2, style="dim" if h.kind == "episode" else None)
 
 
 def _memory_cell(h: SearchHit) -> str:
