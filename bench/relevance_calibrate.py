@@ -1,6 +1,7 @@
 """Calibrate the 0-1 relevance of search hits and its "no strong match" line on LoCoMo.
 
     python bench/relevance_calibrate.py                 # fit on samples 0-4, report 5-9
+    python bench/relevance_calibrate.py --every 4       # every 4th question (~7 min here)
     python bench/relevance_calibrate.py --store DIR     # reuse an ingested LoCoMo data dir
 
 A question of LoCoMo categories 1-4 asked of its own conversation has an answer in memory
@@ -34,14 +35,17 @@ K = 5  # hits a person looks at
 TUNE, HELD_OUT = list(range(0, 5)), list(range(5, 10))
 
 
-def collect(memory: Any, samples: list[dict[str, Any]], split: list[int]) -> list[dict[str, Any]]:
-    """Search every question in its own and in the next conversation of the split."""
+def collect(
+    memory: Any, samples: list[dict[str, Any]], split: list[int], every: int = 1
+) -> list[dict[str, Any]]:
+    """Search every n-th question in its own and in the next conversation of the split."""
     from nemori_cli.search.relevance import features
 
     rows = []
     for n, i in enumerate(split):
         other = split[(n + 1) % len(split)]
-        for qa in samples[i]["qa"]:
+        print(f"sample {i}: {len(samples[i]['qa'][::every])} questions", file=sys.stderr)
+        for qa in samples[i]["qa"][::every]:
             question = str(qa["question"])
             cat = int(qa["category"])
             for target, label in ((i, "own"), (other, "other")):
@@ -78,8 +82,13 @@ def balanced(rows: list[dict[str, Any]], w: tuple[float, float], t: float) -> fl
     return (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
 
 
-def fit(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Direction and threshold by balanced accuracy, then the logistic steepness."""
+def fit(rows: list[dict[str, Any]], cap: float) -> dict[str, float]:
+    """Direction and threshold by balanced accuracy, then the logistic steepness.
+
+    The likelihood's steepness is capped: LoCoMo's negatives are easy (other people's names),
+    and an uncapped curve reads 0.00 or 1.00 for nearly every hit. The cap changes no decision
+    at 0.5, only how gradually relevance moves around it.
+    """
     top: tuple[float, tuple[float, float], float] = (0.0, (1.0, 0.0), 0.0)
     for deg in range(0, 91, 5):
         w = (math.cos(math.radians(deg)), math.sin(math.radians(deg)))
@@ -98,8 +107,11 @@ def fit(rows: list[dict[str, Any]]) -> dict[str, float]:
             total += math.log(max(p if y else 1 - p, 1e-9))
         return total
 
-    a = max((x / 2 for x in range(1, 101)), key=loglik)
+    fitted = max((x / 2 for x in range(1, 101)), key=loglik)
+    a = min(fitted, cap)
     return {
+        "fitted_steepness": fitted,
+        "steepness": a,
         "BIAS": round(-a * t, 2),
         "COSINE_WEIGHT": round(a * w[0], 2),
         "COVERAGE_WEIGHT": round(a * w[1], 2),
@@ -140,6 +152,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache-dir", default=str(Path(locomo.tempfile.gettempdir())
                                                      / "nemori-locomo-cache"))
     parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--every", type=int, default=1, help="take every n-th question")
+    parser.add_argument("--steepness", type=float, default=12.0, help="cap on the curve's slope")
     args = parser.parse_args(argv)
     from nemori_cli.memory import Memory
 
@@ -150,13 +164,14 @@ def main(argv: list[str] | None = None) -> None:
     memory = Memory.open(data_dir=store)
     samples = locomo_data.load_samples(args.data)
     started = time.perf_counter()
-    tune = collect(memory, samples, TUNE)
-    held = collect(memory, samples, HELD_OUT)
-    weights = fit(tune)
+    tune = collect(memory, samples, TUNE, args.every)
+    held = collect(memory, samples, HELD_OUT, args.every)
+    weights = fit(tune, args.steepness)
     result = {
         "weights": weights,
         "tune (samples 0-4)": report(tune, weights),
         "held out (samples 5-9)": report(held, weights),
+        "every": args.every,
         "seconds": round(time.perf_counter() - started, 1),
     }
     print(json.dumps(result, indent=2))

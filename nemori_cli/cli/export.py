@@ -32,8 +32,8 @@ def export(
     """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
     from nemori_cli.ops.export import export_user
 
+    chunks = export_user(context.get(ctx).memory(), None, format)  # a bad format: exit 2 first
     memory = context.reader(ctx)
-    chunks = export_user(memory, None, format)
     if output is None or str(output) == "-":
         for chunk in chunks:
             sys.stdout.write(chunk)

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
 
 # fitted by bench/relevance_calibrate.py on LoCoMo samples 0-4
-BIAS = -6.0
-COSINE_WEIGHT = 10.0
-COVERAGE_WEIGHT = 3.0
+BIAS = -6.57
+COSINE_WEIGHT = 11.59
+COVERAGE_WEIGHT = 3.11
 STRONG = 0.5  # below this, the best hit is "no strong match"
 SNIPPET_CHARS = 160
 WINDOW_MESSAGES = 4  # messages per stored vector window (indexing.WINDOW_MESSAGES)
