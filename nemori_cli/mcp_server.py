@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import wraps
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -58,18 +57,20 @@ class MemoryTools:
         query: Annotated[str, Field(description="What to look for, in plain words")],
         k: Annotated[int, Field(ge=1, le=100, description="How many hits")] = 10,
         kind: Literal["all", "episode", "fact"] = "all",
-        since: Annotated[str | None, Field(description="Only from this date (ISO)")] = None,
-        until: Annotated[str | None, Field(description="Only up to this date (ISO)")] = None,
+        since: Annotated[
+            str | None, Field(description="From this date on: 2024-10-17, 2024-06, 'last March'")
+        ] = None,
+        until: Annotated[
+            str | None, Field(description="Up to this date, all of it included")
+        ] = None,
     ) -> list[dict[str, Any]]:
         """Return the best hits for a query, as the search contract has them."""
+        from nemori_cli.daterange import parse_range
+
+        dates = parse_range(since or None, until or None, prefix="")
         with self._lock:
             hits = self.memory.search(
-                query,
-                k=k,
-                kind=kind,
-                since=_parse_when(since, "since"),
-                until=_parse_when(until, "until"),
-                user=self.user,
+                query, k=k, kind=kind, since=dates.since, until=dates.until, user=self.user
             )
         return [h.to_dict() for h in hits]
 
@@ -128,16 +129,6 @@ def _added(summary: IngestSummary) -> dict[str, Any]:
     return out
 
 
-def _parse_when(value: str | None, name: str) -> datetime | None:
-    if not value:
-        return None
-    try:
-        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise UsageError(f"{name}: {value!r} is not a date (use YYYY-MM-DD or ISO 8601)") from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
 def _as_result(data: Any) -> CallToolResult:
     """One JSON text block (the CLI's --json shape) plus the same data as structured content."""
     from mcp_types import CallToolResult, TextContent
@@ -167,8 +158,9 @@ DESCRIPTIONS = {
     "search_memory": (
         "Search the memory (episodes and facts, hybrid vector + keyword ranking). Returns a JSON "
         "array of hits, best first: kind, id, score, content, title (episodes), category "
-        "(facts), timestamp, conversation_id, message_ids, episode_ids. kind narrows to "
-        "'episode' or 'fact'; since/until are ISO dates (YYYY-MM-DD)."
+        "(facts), timestamp, conversation_id, message_ids, episode_ids, and relevance (0-1; "
+        "below 0.5 is a weak match). kind narrows to 'episode' or 'fact'; since/until take a "
+        "day, month or year (each included whole) or a phrase such as 'last March'."
     ),
     "list_facts": (
         "List the newest current facts about the person (at most `limit`), oldest first, "

@@ -128,9 +128,12 @@ class Memory:
             paths, format=format, strict=strict
         )
 
-    def dry_run(self, paths: Sequence[str], *, format: str | None = None) -> list[DryRunReport]:
-        """Report what ingest would read from each file, writing nothing."""
-        return scan_paths(paths, format=format)
+    def dry_run(
+        self, paths: Sequence[str], *, format: str | None = None, user: str | None = None
+    ) -> list[DryRunReport]:
+        """Report what ingest would read from each file (and what is new), writing nothing."""
+        done_files, known = self.parts.repo(user).ingested()
+        return scan_paths(paths, format=format, done_files=done_files, known=known)
 
     def backfill(self, *, user: str | None = None, redo: bool = False) -> IngestSummary:
         """Extract facts for episodes whose extraction is missing, failed or (redo) foreign."""

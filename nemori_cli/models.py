@@ -223,12 +223,18 @@ class SearchHit:
     message_ids: tuple[str, ...] = ()
     episode_ids: tuple[str, ...] = ()
     category: str | None = None
+    relevance: float | None = None  # 0-1, comparable across queries (see relevance.py)
+    hit_id: str | None = None  # the id, and for part of an episode its span: "ep_x:3-6"
+    snippet: str | None = None  # the part of the content that matched
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "kind": self.kind,
             "id": self.id,
+            "hit_id": self.hit_id or self.id,
             "score": round(self.score, 6),
+            "relevance": self.relevance,
+            "snippet": self.snippet,
             "content": self.content,
             "timestamp": to_iso(self.timestamp),
             "conversation_id": self.conversation_id,

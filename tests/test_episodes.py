@@ -73,8 +73,11 @@ def test_narrative_names_speakers_and_gives_absolute_dates() -> None:
     c = locomo_like()
     text = build_episode("u", c, c.messages).content
     assert text.startswith("On Monday, 8 May 2023 at 13:57, Caroline and Melanie talked.")
-    assert "Caroline: I went to a LGBTQ support group yesterday (7 May 2023)" in text
-    assert "Melanie: Wow, that's cool! We're going camping next month (June 2023)." in text
+    assert "Caroline: I went to a LGBTQ support group yesterday and it was so" in text
+    assert "[yesterday: 7 May 2023]" in text
+    assert "Melanie: Wow, that's cool! We're going camping next month. [next month: June 2023]" in (
+        text
+    )
 
 
 def test_narrative_labels_roles_without_names_and_cuts_long_assistant_answers() -> None:
@@ -152,33 +155,50 @@ def test_trim_phrase(text: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("text", "annotated", "replaced"),
     [
-        ("I went there yesterday.", "I went there yesterday (7 May 2023).",
+        ("I went there yesterday.", 'I went there yesterday. [yesterday: 7 May 2023]',
          "I went there on 7 May 2023."),
-        ("Yesterday I ran.", "Yesterday (7 May 2023) I ran.", "On 7 May 2023 I ran."),
-        ("We met last week.", "We met last week (the week before 8 May 2023).",
+        ("Yesterday I ran.", 'Yesterday I ran. [Yesterday: 7 May 2023]', "On 7 May 2023 I ran."),
+        ("We met last week.", 'We met last week. [last week: the week before 8 May 2023]',
          "We met in the week before 8 May 2023."),
-        ("I ran last Saturday.", "I ran last Saturday (the Saturday before 8 May 2023).",
+        ("I ran last Saturday.",
+         'I ran last Saturday. [last Saturday: the Saturday before 8 May 2023]',
          "I ran on the Saturday before 8 May 2023."),
-        ("I moved two days ago.", "I moved two days ago (6 May 2023).", "I moved on 6 May 2023."),
-        ("We'll go next month.", "We'll go next month (June 2023).", "We'll go in June 2023."),
-        ("I started last year.", "I started last year (2022).", "I started in 2022."),
-        ("Since last year I paint.", "Since last year (2022) I paint.", "Since 2022 I paint."),
-        ("I saw her a few days ago.", "I saw her a few days ago (a few days before 8 May 2023).",
+        ("I moved two days ago.",
+         'I moved two days ago. [two days ago: 6 May 2023]', "I moved on 6 May 2023."),
+        ("We'll go next month.",
+         "We'll go next month. [next month: June 2023]", "We'll go in June 2023."),
+        ("I started last year.", 'I started last year. [last year: 2022]', "I started in 2022."),
+        ("Since last year I paint.",
+         'Since last year I paint. [last year: 2022]', "Since 2022 I paint."),
+        ("I saw her a few days ago.",
+         'I saw her a few days ago. [a few days ago: a few days before 8 May 2023]',
          "I saw her a few days before 8 May 2023."),
-        ("I'll call tomorrow.", "I'll call tomorrow (9 May 2023).", "I'll call on 9 May 2023."),
-        ("It was three weeks ago.", "It was three weeks ago (three weeks before 8 May 2023).",
+        ("I'll call tomorrow.",
+         "I'll call tomorrow. [tomorrow: 9 May 2023]", "I'll call on 9 May 2023."),
+        ("It was three weeks ago.",
+         'It was three weeks ago. [three weeks ago: three weeks before 8 May 2023]',
          "It was three weeks before 8 May 2023."),
-        ("I met him 2 years ago.", "I met him 2 years ago (2021).", "I met him in 2021."),
-        ("Last summer was hot.", "Last summer (summer 2022) was hot.", "Summer 2022 was hot."),
-        ("this year's trip", "this year's (2023) trip", "2023's trip"),
-        ("I painted it last month.", "I painted it last month (April 2023).",
+        ("I met him 2 years ago.",
+         'I met him 2 years ago. [2 years ago: 2021]', "I met him in 2021."),
+        ("Last summer was hot.",
+         'Last summer was hot. [Last summer: summer 2022]', "Summer 2022 was hot."),
+        ("this year's trip", "this year's trip [this year: 2023]", "2023's trip"),
+        ("I painted it last month.", 'I painted it last month. [last month: April 2023]',
          "I painted it in April 2023."),
-        ("No dates here.", "No dates here.", "No dates here."),
+        ("No dates here.", 'No dates here.', "No dates here."),
     ],
 )
 def test_relative_dates(text: str, annotated: str, replaced: str) -> None:
     assert annotate_dates(text, MAY8) == annotated
     assert replace_dates(text, MAY8) == replaced
+
+
+def test_quoted_words_are_kept_and_dates_noted_after_them() -> None:
+    """Issue 16 item 9: a narrative quotes each message as it was said."""
+    line = "Hello! How can I assist you today?"
+    assert annotate_dates(line, MAY8) == line
+    said = "I fell off my bike yesterday, then today I rested."
+    assert annotate_dates(said, MAY8) == f"{said} [yesterday: 7 May 2023]"
 
 
 def test_relative_dates_need_a_reference_time() -> None:

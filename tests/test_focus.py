@@ -84,7 +84,10 @@ def test_excerpt_stands_on_its_own_dated_with_speakers_and_resolved_dates() -> N
     ep = long_episode()
     text = excerpt(ep, [ep.messages[9], ep.messages[12]])
     assert text.startswith("On Monday, 8 May 2023, Melanie and Caroline:")
-    assert "Melanie: I went to a pottery workshop yesterday (7 May 2023)" in text
+    assert (
+        "Melanie: I went to a pottery workshop yesterday and made a bowl! [yesterday: 7 May 2023]"
+        in text
+    )
     assert "[…]" in text  # skipped turns are marked
 
 

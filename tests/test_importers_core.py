@@ -52,7 +52,9 @@ def test_conversation_object_keeps_id_and_title_and_derives_message_ids() -> Non
     assert fmt == "nemori"
     assert conv.id == "trip-2024"
     assert conv.title == "Hiking in the Alps"
-    assert [m.id for m in conv.messages] == ["trip-2024:0", "trip-2024:1"]
+    ids = [m.id for m in conv.messages]
+    assert len(set(ids)) == 2 and all(i.startswith("msg_") for i in ids)
+    assert [m.id for m in read_all(CORE / "conversation_object.json")[1][0].messages] == ids
     assert conv.timestamp == utc(2024, 5, 1, 10)
 
 
@@ -63,7 +65,7 @@ def test_conversations_form_skips_empty_and_broken_ones_with_reasons() -> None:
     assert convs[0].id == "food-1"
     assert [m.id for m in convs[0].messages] == ["f-1", "f-2"]
     assert convs[1].id.startswith("conv_")
-    assert [m.id for m in convs[1].messages] == [f"{convs[1].id}:0", f"{convs[1].id}:1"]
+    assert len({m.id for m in convs[1].messages}) == 2
     assert [(s.conversation_id, s.reason) for s in skipped] == [
         ("empty-1", "empty conversation"),
         ("broken-1", "message 1 has no role"),
@@ -299,7 +301,11 @@ def test_ids_are_deterministic_and_independent_of_the_file(tmp_path: Path) -> No
     assert (again.id, [m.id for m in again.messages]) == ids["one.json"]
     changed = dict(doc, messages=[*doc["messages"], {"role": "user", "content": "And Paris."}])
     (tmp_path / "four.json").write_text(json.dumps(changed))
-    assert next(open_source(str(tmp_path / "four.json")).conversations()).id != ids["one.json"][0]
+    grown = next(open_source(str(tmp_path / "four.json")).conversations())
+    # the same conversation, grown by one message: earlier ids kept (issue 16 item 5)
+    assert grown.id == ids["one.json"][0]
+    assert [m.id for m in grown.messages][:-1] == ids["one.json"][1]
+    assert grown.messages[-1].id not in ids["one.json"][1]
 
 
 def test_sha256_is_of_the_raw_bytes(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
-from nemori_cli.cli.ingest import summary_table
+from nemori_cli.cli.ingest import show_summary
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -37,7 +37,7 @@ def backfill(
     if as_json:
         render.print_json(summary.to_dict())
     else:
-        summary_table(summary.to_dict())
+        show_summary(summary.to_dict())
 
 
 def reindex(ctx: typer.Context) -> None:
@@ -53,7 +53,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show counts and LLM spend for the user."""
-    data = context.get(ctx).memory().stats().to_dict()
+    data = context.reader(ctx).stats().to_dict()
     if as_json:
         render.print_json(data)
         return

@@ -15,9 +15,20 @@ from nemori_cli.cli.context import AppContext
 from nemori_cli.cli.render import error
 from nemori_cli.errors import NemoriError
 
+GLOBAL_OPTIONS = {  # option -> whether it takes a value; these work before or after the command
+    "--data-dir": True,
+    "--user": True,
+    "-u": True,
+    "--llm": True,
+    "--llm-base-url": True,
+    "--embed-model": True,
+    "--chroma-url": True,
+}
+
 app = typer.Typer(
     name="nemori",
-    help="Turn your chat archives into long-term memory you can search from a shell.",
+    help="Turn your chat archives into long-term memory you can search from a shell.\n\n"
+    "The global options (--data-dir, --user, --llm, ...) go before or after the command.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=True,
@@ -92,8 +103,11 @@ def main(argv: list[str] | None = None) -> Any:
 
         usage_errors, aborts = (click.ClickException,), (click.exceptions.Abort,)
     os.umask(0o077)  # everything nemori creates (Chroma's files included) is private to the owner
+    from nemori_cli.cli.argv import hoist
+
+    args = hoist(sys.argv[1:] if argv is None else argv, GLOBAL_OPTIONS)
     try:
-        code = app(args=argv, standalone_mode=False)
+        code = app(args=args, standalone_mode=False, prog_name="nemori")
     except KeyboardInterrupt as exc:
         error(str(exc) or "interrupted; what was saved is kept (run `nemori backfill` to finish)")
         sys.exit(130)

@@ -47,3 +47,26 @@ def confirm_or_abort(question: str, yes: bool) -> None:
         raise UsageError(f"{question} Re-run with --yes to confirm (no terminal to ask on).")
     if not typer.confirm(question, default=False):
         raise typer.Exit(1)
+
+
+def reader(ctx: typer.Context) -> Memory:
+    """The Memory for a command that reads: an error naming the users when the user has none."""
+    from nemori_cli.errors import NotFound
+
+    memory = get(ctx).memory()
+    uid = memory.user_id()
+    users = memory.users()
+    if uid not in users:
+        known = ", ".join(users) if users else "none yet (run `nemori ingest` first)"
+        raise NotFound(f"no user {uid!r} in {memory.data_dir}; users: {known}")
+    return memory
+
+
+def check_category(value: str | None) -> str | None:
+    """Reject a fact category that does not exist (a usage error listing the ones that do)."""
+    from nemori_cli.errors import UsageError
+    from nemori_cli.models import CATEGORIES
+
+    if value is not None and value not in CATEGORIES:
+        raise UsageError(f"unknown category {value!r}: use one of {', '.join(CATEGORIES)}")
+    return value

@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated
 
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.cli.search import DATES_HELP
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
+
+
+def plural(n: int, word: str) -> str:
+    """'1 message', '2 messages'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @app.command("list")
 def list_episodes(
     ctx: typer.Context,
     conversation: Annotated[str | None, typer.Option(help="Only this conversation id.")] = None,
+    since: Annotated[str | None, typer.Option(help=f"From this date on: {DATES_HELP}.")] = None,
+    until: Annotated[str | None, typer.Option(help="Up to this date, included.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Newest N.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
 ) -> None:
-    """List stored episodes, oldest first."""
-    episodes = context.get(ctx).memory().episodes()
+    """List stored episodes, oldest first, with how many facts each gave."""
+    from nemori_cli.daterange import parse_range
+
+    dates = parse_range(since, until)
+    memory = context.reader(ctx)
+    episodes = [e for e in memory.episodes() if dates.holds(e.timestamp)]
     if conversation:
         episodes = [e for e in episodes if e.conversation_id == conversation]
     if limit:
@@ -30,17 +43,21 @@ def list_episodes(
     elif as_jsonl:
         render.print_jsonl(e.to_dict() for e in episodes)
     else:
+        if dates.describe():
+            render.note(dates.describe())
+        counts = Counter(e for f in memory.facts() for e in f.source_episode_ids)
         rows = [
             (
                 e.id,
                 e.timestamp.strftime("%Y-%m-%d %H:%M") if e.timestamp else "",
                 len(e.message_ids),
                 render.short(e.title, 70),
-                e.extraction.get("status", ""),
+                counts[e.id] if e.extraction.get("status") == "done" else e.extraction["status"],
             )
             for e in episodes
         ]
-        render.table(f"{len(episodes)} episodes", ["id", "when", "msgs", "title", "facts"], rows)
+        columns = ["id", "when", "msgs", "title", "facts"]
+        render.table(plural(len(episodes), "episode"), columns, rows)
 
 
 @app.command("show")
@@ -50,14 +67,30 @@ def show_episode(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show one episode: title, narrative and source messages."""
-    ep = context.get(ctx).memory().episode(episode_id)
+    memory = context.reader(ctx)
+    ep = memory.episode(episode_id.split(":")[0])  # a search hit_id names a span: ep_x:3-6
     if as_json:
         render.print_json(ep.to_dict())
         return
-    when = ep.timestamp.isoformat() if ep.timestamp else "unknown time"
-    render.out.print(f"[bold]{ep.title}[/]  ({when}, conversation {ep.conversation_id})")
-    render.out.print(ep.content, markup=False)
-    render.out.print(f"\n[dim]{len(ep.message_ids)} messages; extraction: {ep.extraction}[/]")
+    when = ep.timestamp.strftime("%Y-%m-%d %H:%M") if ep.timestamp else "unknown time"
+    say = render.say
+    say(f"{ep.title}", style="bold")
+    say(f"{when}, conversation {ep.conversation_id}, {plural(len(ep.messages), 'message')}")
+    say("")
+    say(ep.content)
+    say("")
+    say(f"Source messages ({plural(len(ep.messages), 'message')}):", style="bold")
+    for m in ep.messages:
+        stamp = f" [{m.timestamp:%Y-%m-%d %H:%M}]" if m.timestamp else ""
+        say(f"--- {m.name or m.role}{stamp} ({m.id})", style="dim")
+        say(m.content)
+    facts = sum(1 for f in memory.facts() if ep.id in f.source_episode_ids)
+    extraction = ep.extraction
+    status = extraction.get("status", "unknown")
+    by = extraction.get("extractor")
+    made = f"facts: {plural(facts, 'fact')}, extraction {status}" + (f" by {by}" if by else "")
+    say("")
+    say(made, style="dim")
 
 
 @app.command("delete")
@@ -71,9 +104,10 @@ def delete_episodes(
     for eid in episode_ids:
         memory.episode(eid)
     context.confirm_or_abort(
-        f"Delete {len(episode_ids)} episode(s) and the facts only they support?", yes
+        f"Delete {plural(len(episode_ids), 'episode')} and the facts only they support?", yes
     )
     result = memory.delete_episodes(episode_ids)
     render.err.print(
-        f"deleted {len(result.episodes)} episode(s) and {len(result.facts)} fact(s)"
+        f"deleted {plural(len(result.episodes), 'episode')} and "
+        f"{plural(len(result.facts), 'fact')}"
     )

@@ -22,9 +22,6 @@ def register(app: typer.Typer) -> None:
 
 def export(
     ctx: typer.Context,
-    user: Annotated[
-        str | None, typer.Option("--user", "-u", help="User to export (default: the global one).")
-    ] = None,
     format: Annotated[
         str, typer.Option("--format", "-f", help="jsonl or json (importable again), or markdown.")
     ] = "jsonl",
@@ -34,14 +31,14 @@ def export(
 ) -> None:
     """Export a user's episodes and facts; `nemori ingest` of a JSON(L) export restores them."""
     memory = context.get(ctx).memory()
-    chunks = memory.export(user, format)
+    chunks = memory.export(None, format)  # checks the format, then the user, before any output
     if output is None or str(output) == "-":
         for chunk in chunks:
             sys.stdout.write(chunk)
         sys.stdout.flush()
         return
     _write_atomically(output, chunks)
-    render.err.print(f"exported user {memory.user_id(user)!r} to {output}", markup=False)
+    render.err.print(f"exported user {memory.user_id()!r} to {output}", markup=False)
 
 
 def _write_atomically(path: Path, chunks: Iterable[str]) -> None:

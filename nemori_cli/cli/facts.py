@@ -7,6 +7,8 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.cli.episodes import plural
+from nemori_cli.cli.search import DATES_HELP
 from nemori_cli.models import CATEGORIES
 
 app = typer.Typer(help="List, show and delete facts.", no_args_is_help=True)
@@ -16,15 +18,25 @@ app = typer.Typer(help="List, show and delete facts.", no_args_is_help=True)
 def list_facts(
     ctx: typer.Context,
     category: Annotated[
-        str | None, typer.Option(help=f"Only this category: {', '.join(CATEGORIES)}.")
+        str | None,
+        typer.Option(
+            help=f"Only this category: {', '.join(CATEGORIES)}.", callback=context.check_category
+        ),
     ] = None,
+    since: Annotated[str | None, typer.Option(help=f"From this date on: {DATES_HELP}.")] = None,
+    until: Annotated[str | None, typer.Option(help="Up to this date, included.")] = None,
     current: Annotated[bool, typer.Option("--current", help="Hide superseded facts.")] = False,
     limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Newest N.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
 ) -> None:
     """List stored facts, oldest first."""
-    facts = context.get(ctx).memory().facts(category=category, include_superseded=not current)
+    from nemori_cli.daterange import parse_range
+
+    dates = parse_range(since, until)
+    memory = context.reader(ctx)
+    facts = memory.facts(category=category, include_superseded=not current)
+    facts = [f for f in facts if dates.holds(f.valid_from)]
     if limit:
         facts = facts[-limit:]
     if as_json:
@@ -32,6 +44,8 @@ def list_facts(
     elif as_jsonl:
         render.print_jsonl(f.to_dict() for f in facts)
     else:
+        if dates.describe():
+            render.note(dates.describe())
         rows = [
             (
                 f.id,
@@ -41,7 +55,7 @@ def list_facts(
             )
             for f in facts
         ]
-        render.table(f"{len(facts)} facts", ["id", "date", "category", "fact"], rows)
+        render.table(plural(len(facts), "fact"), ["id", "date", "category", "fact"], rows)
 
 
 @app.command("show")
@@ -50,13 +64,32 @@ def show_fact(
     fact_id: Annotated[str, typer.Argument(help="Fact id.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show one fact with its provenance."""
-    fact = context.get(ctx).memory().fact(fact_id)
+    """Show one fact with its provenance: the messages it came from, word for word."""
+    memory = context.reader(ctx)
+    fact = memory.fact(fact_id)
     if as_json:
         render.print_json(fact.to_dict())
         return
-    d = fact.to_dict()
-    render.table(fact.id, ["field", "value"], [(k, v) for k, v in d.items() if k != "id"])
+    say = render.say
+    say(fact.content, style="bold")
+    when = fact.valid_from.strftime("%Y-%m-%d %H:%M") if fact.valid_from else "undated"
+    about = f", about {fact.subject}" if fact.subject else ""
+    say(f"{fact.category}{about}, {when}, confidence {fact.confidence:g}, by {fact.extractor}")
+    if fact.superseded_by:
+        say(f"superseded by {fact.superseded_by}")
+    wanted = set(fact.source_message_ids)
+    say("")
+    say(f"From {plural(len(wanted), 'message')} in {', '.join(fact.source_episode_ids)}:")
+    for eid in fact.source_episode_ids:
+        ep = memory.repo().episodes.get(eid)
+        for m in ep.messages if ep else ():
+            if m.id in wanted:
+                stamp = f" [{m.timestamp:%Y-%m-%d %H:%M}]" if m.timestamp else ""
+                say(f"--- {m.name or m.role}{stamp} ({m.id})", style="dim")
+                say(m.content)
+                wanted.discard(m.id)
+    for mid in sorted(wanted):
+        say(f"--- {mid}: no longer stored", style="dim")
 
 
 @app.command("delete")
@@ -69,6 +102,6 @@ def delete_facts(
     memory = context.get(ctx).memory()
     for fid in fact_ids:
         memory.fact(fid)
-    context.confirm_or_abort(f"Delete {len(fact_ids)} fact(s)?", yes)
+    context.confirm_or_abort(f"Delete {plural(len(fact_ids), 'fact')}?", yes)
     deleted = memory.delete_facts(fact_ids)
-    render.err.print(f"deleted {len(deleted)} fact(s)")
+    render.err.print(f"deleted {plural(len(deleted), 'fact')}")

@@ -33,11 +33,14 @@ def ingest(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every skipped conversation.")
+    ] = False,
 ) -> None:
     """Import chat logs, cut them into episodes and extract facts."""
     app_ctx = context.get(ctx)
     if dry_run:
-        _dry_run(app_ctx, paths, format, as_json)
+        _dry_run(app_ctx, paths, format, as_json, verbose)
         return
     with render.interrupts_reported(), render.RichProgress() as progress:
         memory = app_ctx.memory(
@@ -48,37 +51,60 @@ def ingest(
         render.error(why)  # the importers' and stores' messages name the file themselves
     if as_json:
         render.print_json(summary.to_dict())
-    else:
-        summary_table(summary.to_dict())
+    elif summary.files or not summary.failed:  # a wrong path alone: its error says it all
+        show_summary(summary.to_dict(), verbose)
     if summary.failed:
         raise typer.Exit(1)
 
 
-def summary_table(s: dict[str, Any]) -> None:
-    rows = [
-        ("files", s["files"]),
-        ("conversations", s["conversations"]),
-        ("messages", s["messages"]),
-        ("episodes", s["episodes"]),
-        ("facts", s["facts"]),
-        ("facts merged into existing", s["merged"]),
-        ("skipped", len(s["skipped"])),
-        ("failed", len(s["failed"])),
-        ("seconds", f"{s['seconds']:.1f}"),
-    ]
+def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
+    """Print what a run did in a few lines; what was skipped goes to stderr, summarised."""
+    from nemori_cli.cli.episodes import plural
+
+    say = render.say
+    if s["files"]:
+        say(
+            f"read {plural(s['files'], 'file')}: {plural(s['conversations'], 'new conversation')}"
+            f", {plural(s['messages'], 'new message')}"
+        )
+    merged = f" ({s['merged']} merged into stored ones)" if s["merged"] else ""
+    say(
+        f"stored {plural(s['episodes'], 'episode')} and {plural(s['facts'], 'fact')}{merged} "
+        f"in {s['seconds']:.1f} s"
+    )
     if s["llm_calls"]:
-        rows += [
-            ("LLM calls", s["llm_calls"]),
-            ("tokens (prompt/completion)", f"{s['prompt_tokens']}/{s['completion_tokens']}"),
-            ("cost (USD)", f"{s['cost']:.4f}"),
-            ("episodes whose extraction failed", s["extraction_failed"]),
-        ]
-    render.table("Ingest summary", ["", "count"], rows)
-    for item in s["skipped"]:
-        render.out.print(f"skipped {item['what']}: {item['why']}", markup=False)
+        say(
+            f"LLM: {plural(s['llm_calls'], 'call')}, {s['prompt_tokens']}/"
+            f"{s['completion_tokens']} tokens (prompt/completion), {s['cost']:.4f} USD"
+        )
+    if s["extraction_failed"]:
+        say(f"{plural(s['extraction_failed'], 'episode')} whose fact extraction failed")
+    report_skipped([(item["what"], item["why"]) for item in s["skipped"]], verbose)
 
 
-def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_json: bool) -> None:
+def report_skipped(skipped: list[tuple[str, str]], verbose: bool) -> None:
+    """Count what was skipped by reason on stderr ("84 empty conversations skipped")."""
+    from collections import Counter
+
+    from nemori_cli.cli.episodes import plural
+
+    for why, n in Counter(why for _, why in skipped).items():
+        if why == "already imported":
+            render.note(f"{plural(n, 'file')} already imported, skipped")
+        elif why == "empty conversation":
+            render.note(f"{plural(n, 'empty conversation')} skipped")
+        else:
+            render.note(f"{plural(n, 'conversation')} skipped: {why}")
+    if verbose:
+        for what, why in skipped:
+            render.note(f"skipped {what}: {why}")
+    elif skipped:
+        render.note("(--verbose lists them)")
+
+
+def _dry_run(
+    app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_json: bool, verbose: bool
+) -> None:
     memory = app_ctx.memory()
     reports = [r.to_dict() for r in memory.dry_run(paths, format=fmt)]
     if as_json:
@@ -91,21 +117,42 @@ def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_
                 r.get("conversations", "-"),
                 r.get("messages", "-"),
                 _date_range(r) if "error" not in r else "",
-                r.get("error") or len(r.get("skipped", [])),
+                _news(r),
+                len(r.get("skipped", [])) if "error" not in r else "",
             )
             for r in reports
+            if "error" not in r
         ]
-        render.table(
-            "Dry run (nothing written)",
-            ["file", "format", "conversations", "messages", "dates", "skipped / error"],
-            rows,
-        )
+        if rows:
+            render.table(
+                "Dry run (nothing written)",
+                ["file", "format", "conversations", "messages", "dates", "new", "skipped"],
+                rows,
+            )
         for r in reports:
-            for s in r.get("skipped", []):
-                which = f" {s['conversation_id']}" if s["conversation_id"] else ""
-                render.out.print(f"{r['path']}: skip{which}: {s['reason']}", markup=False)
+            if "error" in r:
+                render.error(r["error"])
+        skipped = [
+            (f"{r['path']}: {_conversation(s)}", s["reason"])
+            for r in reports
+            for s in r.get("skipped", [])
+        ]
+        report_skipped(skipped, verbose)
     if any("error" in r for r in reports):
         raise typer.Exit(1)
+
+
+def _news(report: dict[str, Any]) -> str:
+    """What ingest would add: "already imported", or how many messages are new."""
+    new = report.get("new_messages")
+    if new is None:
+        return "?"
+    return "already imported" if new == 0 else f"{new} new message" + ("" if new == 1 else "s")
+
+
+def _conversation(skip: dict[str, Any]) -> str:
+    cid = skip.get("conversation_id")
+    return f"conversation {cid}" if cid else "a conversation without an id"
 
 
 def _date_range(report: dict[str, Any]) -> str:

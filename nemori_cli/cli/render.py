@@ -15,10 +15,32 @@ from rich.table import Table
 
 from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
 
-# Piped output is read by people too (less, files): give tables room instead of 80 columns.
-_PIPE_WIDTH = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
-out = Console(highlight=False, soft_wrap=False, width=_PIPE_WIDTH)
-err = Console(stderr=True, highlight=False)
+# Piped output is read by people too (less, files): lines are never hard-wrapped there.
+out = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
+err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
+
+
+def plain() -> bool:
+    """Whether stdout gets plain text: piped, redirected, or NO_COLOR set."""
+    return not out.is_terminal or bool(os.environ.get("NO_COLOR"))
+
+
+def say(text: str, style: str | None = None, indent: int = 0) -> None:
+    """Print text for a person on stdout, as is (never markup), styled on a terminal."""
+    if indent and out.is_terminal:
+        from rich.padding import Padding
+        from rich.text import Text
+
+        out.print(Padding(Text(text, style=style or ""), (0, 0, 0, indent)))
+        return
+    out.print(" " * indent + text, markup=False, style=style, highlight=False)
+
+
+def note(text: str) -> None:
+    """Print a line for the reader on stderr (dim on a terminal), never as markup."""
+    from rich.markup import escape
+
+    err.print(f"[dim]{escape(text)}[/]", soft_wrap=True)
 
 
 def print_json(data: Any) -> None:
@@ -60,14 +82,19 @@ def short(text: str, width: int = 100) -> str:
 
 
 def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """Print a rich table on stdout (plain aligned text for long listings)."""
+    """Print a table on stdout: rich on a terminal, plain aligned text in a pipe or when long.
+
+    On a terminal, text wraps between words; a column without spaces (ids, dates, numbers)
+    never wraps.
+    """
     cells = [["" if v is None else str(v) for v in r] for r in rows]
-    if len(cells) > PLAIN_ROWS:
-        plain_table(title, columns, cells)
+    if len(cells) > PLAIN_ROWS or plain():
+        plain_table(title, columns, cells, file=sys.stdout)
         return
     t = Table(title=title, show_lines=False, header_style="bold")
-    for c in columns:
-        t.add_column(c, overflow="fold")
+    for i, c in enumerate(columns):
+        words = any(" " in r[i] for r in cells)
+        t.add_column(c, overflow="ellipsis", no_wrap=not words, min_width=None if words else len(c))
     for r in cells:
         t.add_row(*r)
     out.print(t)

@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 import sys
-from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.errors import UsageError
 
+if TYPE_CHECKING:
+    from nemori_cli.models import SearchHit
+
+DATES_HELP = "2024-10-17 (the whole day), 2024-06, 2024, 'yesterday', '3 weeks ago', 'last March'"
+
 
 def register(app: typer.Typer) -> None:
     app.command("search")(search)
-
-
-def parse_when(value: str | None, option: str) -> datetime | None:
-    """Parse a --since/--until value (ISO date or datetime), as UTC when no zone is given."""
-    if value is None:
-        return None
-    from datetime import UTC
-
-    try:
-        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise UsageError(
-            f"{option}: {value!r} is not a date (use YYYY-MM-DD or ISO 8601)"
-        ) from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def search(
@@ -36,37 +25,53 @@ def search(
     query: Annotated[str | None, typer.Argument(help="What to look for.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-k", min=1, help="How many hits.")] = 10,
     kind: Annotated[str, typer.Option(help="episode, fact or all.")] = "all",
-    since: Annotated[str | None, typer.Option(help="Only from this date (ISO 8601).")] = None,
-    until: Annotated[str | None, typer.Option(help="Only up to this date (ISO 8601).")] = None,
-    category: Annotated[str | None, typer.Option(help="Only facts of this category.")] = None,
+    since: Annotated[str | None, typer.Option(help=f"From this date on: {DATES_HELP}.")] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Up to this date, included (a day means all of it).")
+    ] = None,
+    category: Annotated[
+        str | None,
+        typer.Option(help="Only facts of this category.", callback=context.check_category),
+    ] = None,
     conversation: Annotated[str | None, typer.Option(help="Only this conversation id.")] = None,
     include_superseded: Annotated[
         bool, typer.Option("--include-superseded", help="Also show facts that were replaced.")
     ] = False,
+    min_score: Annotated[
+        float,
+        typer.Option("--min-score", min=0.0, max=1.0, help="Drop hits whose relevance is lower."),
+    ] = 0.0,
     stdin: Annotated[bool, typer.Option("--stdin", help="Read one query a line.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
 ) -> None:
-    """Search memory (vector + BM25, fused)."""
+    """Search memory (vector + BM25, fused). Relevance runs 0-1; below 0.5 is a weak match."""
+    from nemori_cli.daterange import parse_range
+
     if stdin == (query is not None):
         raise UsageError("give a QUERY or --stdin (one query a line), not both or neither")
-    memory = context.get(ctx).memory()
+    dates = parse_range(since, until)
+    memory = context.reader(ctx)
     options: dict[str, Any] = dict(
         k=limit,
         kind=kind,
-        since=parse_when(since, "--since"),
-        until=parse_when(until, "--until"),
+        since=dates.since,
+        until=dates.until,
         category=category,
         conversation_id=conversation,
         include_superseded=include_superseded,
     )
+
+    def run(q: str) -> list[SearchHit]:
+        return [h for h in memory.search(q, **options) if (h.relevance or 0.0) >= min_score]
+
     if stdin:
         batch: list[dict[str, Any]] = []
         for line in sys.stdin:
             q = line.rstrip("\n")
             if not q.strip():
                 continue
-            row = {"query": q, "hits": [h.to_dict() for h in memory.search(q, **options)]}
+            row = {"query": q, "hits": [h.to_dict() for h in run(q)]}
             if as_json:
                 batch.append(row)
             else:
@@ -75,22 +80,57 @@ def search(
             render.print_json(batch)
         return
     assert query is not None
-    hits = memory.search(query, **options)
+    hits = run(query)
     if as_json:
         render.print_json([h.to_dict() for h in hits])
     elif as_jsonl:
         render.print_jsonl(h.to_dict() for h in hits)
-    elif not hits:
-        render.err.print("no matches")
     else:
-        rows = [
-            (
-                f"{h.score:.4f}",
-                h.kind,
-                h.timestamp.date().isoformat() if h.timestamp else "",
-                render.short(h.title or h.content if h.kind == "episode" else h.content, 140),
-                h.id,
-            )
-            for h in hits
-        ]
-        render.table(f"Results for {query!r}", ["score", "kind", "date", "memory", "id"], rows)
+        _show(query, hits, dates.describe(), min_score)
+
+
+def _show(query: str, hits: list[SearchHit], dates: str, min_score: float) -> None:
+    """Print the hits for a person: a line about the dates and strength, then the table."""
+    from nemori_cli.search.relevance import STRONG
+
+    if dates:
+        render.note(dates)
+    if not hits:
+        cut = f" with relevance {min_score:g} or more" if min_score else ""
+        render.note(f"no matches{cut} for {query!r}")
+        return
+    best = max(h.relevance or 0.0 for h in hits)
+    if best < STRONG:
+        render.note(
+            f"no strong match for {query!r} (best relevance {best:.2f}; below {STRONG} is "
+            "weak): the closest memories are"
+        )
+    rows = [
+        (
+            f"{h.relevance or 0.0:.2f}",
+            h.kind,
+            h.timestamp.date().isoformat() if h.timestamp else "",
+            _memory_cell(h),
+            h.hit_id or h.id,
+        )
+        for h in hits
+    ]
+    if render.plain():
+        columns = ["relevance", "kind", "date", "memory", "id"]
+        render.table(f"Results for {query!r}", columns, rows)
+        return
+    # a terminal: each hit as a heading line and its text below, wrapped between words
+    render.say(f"Results for {query!r} (relevance 0-1)", style="bold")
+    for h, (rel, kind, day, _, hit_id) in zip(hits, rows, strict=True):
+        render.say("")
+        render.say(f"{rel}  {kind:<7}  {day:<10}  {hit_id}", style="bold")
+        if h.kind == "episode" and h.title:
+            render.say(h.title, indent=2)
+        render.say(h.snippet or h.content, indent=2, style="dim" if h.kind == "episode" else None)
+
+
+def _memory_cell(h: SearchHit) -> str:
+    if h.kind == "fact":
+        return render.short(h.content, 160)
+    title = render.short(h.title or "", 50)
+    return f"{title} | {h.snippet}" if h.snippet else title

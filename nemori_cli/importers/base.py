@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from nemori_cli.errors import ImportFormatError
 from nemori_cli.models import Conversation, Message, stable_id, to_iso
@@ -21,6 +21,7 @@ _ASSISTANT = {
 _GPT_MODEL = re.compile(r"^(?:gpt|o)\d[\w.\-]*$")
 # Private-use characters: exporters' markup (citation markers, icons), never text a person wrote.
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,32 +102,29 @@ def assemble(
 ) -> Conversation | None:
     """Settle ids and drop empty turns; None when no turn has text.
 
-    Message ids without a source id are derived from the turn's position in the source, so they
-    stay the same when the same content is read again.
+    A conversation without a source id is named by its title and first message, and a message
+    without one by its content and how often the same words came before (see content_ids), so
+    reading a file again after messages were added to it finds only the new ones.
     """
-    kept = [(i, t, strip_private_use(t.content).strip()) for i, t in enumerate(turns)]
-    kept = [(i, t, text) for i, t, text in kept if text]
+    kept = [(t, strip_private_use(t.content).strip()) for t in turns]
+    kept = [(t, text) for t, text in kept if text]
     if not kept:
         return None
     title = strip_private_use(title).strip() if isinstance(title, str) else None
     title = title or None
-    if source_id in (None, ""):
-        conv_id = stable_id(
-            "conv",
-            title or "",
-            *(
-                "\x1e".join((t.role, t.name or "", text, to_iso(t.timestamp) or ""))
-                for _, t, text in kept
-            ),
-        )
-    else:
-        conv_id = str(source_id)
+    first, first_text = kept[0]
+    conv_id = (
+        stable_id("conv", title or "", _turn_key(first, first_text))
+        if source_id in (None, "")
+        else str(source_id)
+    )
+    derived = content_ids(conv_id, [_turn_key(t, text) for t, text in kept])
     seen: set[str] = set()
     messages = []
-    for i, t, text in kept:
-        mid = str(t.id) if t.id not in (None, "") else f"{conv_id}:{i}"
+    for (t, text), own in zip(kept, derived, strict=True):
+        mid = str(t.id) if t.id not in (None, "") else own
         if mid in seen:  # a source that repeats ids must not make two messages one
-            mid = f"{mid}:{i}"
+            mid = f"{mid}:{own}"
         seen.add(mid)
         messages.append(Message(mid, t.role, text, t.name or None, t.timestamp))
     return Conversation(
@@ -155,6 +153,40 @@ def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
 def strip_private_use(text: str) -> str:
     """Remove characters of the Unicode private-use area (U+E000-U+F8FF)."""
     return _PRIVATE_USE.sub("", text)
+
+
+def in_time_order(items: Sequence[T], time_of: Callable[[T], datetime | None]) -> list[T]:
+    """Sort a linear conversation by time where the file's order disagrees (stable).
+
+    An undated item keeps its place after the item before it. Tree formats (ChatGPT) keep
+    their tree order instead: there an answer can be stamped before the question it answers.
+    """
+    last: datetime | None = None
+    keyed = []
+    for i, item in enumerate(items):
+        last = time_of(item) or last
+        keyed.append(((last is not None, last or datetime.min.replace(tzinfo=UTC), i), item))
+    if all(k[0] for k, _ in keyed) or not any(k[0] for k, _ in keyed):
+        return [item for _, item in sorted(keyed, key=lambda t: t[0])]
+    return list(items)
+
+
+def _turn_key(turn: Turn, text: str) -> str:
+    return "\x1e".join((turn.role, turn.name or "", text, to_iso(turn.timestamp) or ""))
+
+
+def content_ids(conversation_id: str, keys: Sequence[str]) -> list[str]:
+    """Stable ids for messages that have none: conversation, content, and occurrence.
+
+    The n-th message with the same speaker, words and time gets the same id wherever it sits,
+    so a message list that grew (or had one edited) keeps the ids of the messages it kept.
+    """
+    count: dict[str, int] = {}
+    out = []
+    for key in keys:
+        n = count[key] = count.get(key, 0) + 1
+        out.append(stable_id("msg", conversation_id, key, str(n)))
+    return out
 
 
 def normalize_role(raw: Any) -> str | None:

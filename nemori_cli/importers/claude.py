@@ -13,6 +13,7 @@ from nemori_cli.importers.base import (
     dicts,
     fill_times,
     first_str,
+    in_time_order,
     normalize_role,
 )
 from nemori_cli.importers.payload import JsonDoc, object_records
@@ -75,7 +76,7 @@ def _shown(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     parents = [m.get("parent_message_uuid") for m in messages]
     linked = [p for p in parents if isinstance(p, str)]
     if len(linked) == len(set(linked)):  # nobody has two children: one straight line
-        return messages
+        return in_time_order(messages, lambda m: try_time(m.get("created_at")))
     by_id = {m["uuid"]: m for m in messages if isinstance(m.get("uuid"), str)}
     leaf = next((k for k in reversed(by_id) if k not in set(linked)), None)
     return list(branch(by_id, leaf, lambda m: m.get("parent_message_uuid")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,7 @@ class ScanReport:
     last: datetime | None
     skipped: tuple[Skipped, ...]
     sha256: str
+    new_messages: int | None = None  # messages not imported yet (None: not compared)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -36,22 +38,28 @@ class ScanReport:
                 {"conversation_id": s.conversation_id, "reason": s.reason} for s in self.skipped
             ],
             "sha256": self.sha256,
+            "new_messages": self.new_messages,
         }
 
 
-def scan(source: Source) -> ScanReport:
+def scan(source: Source, known: Mapping[str, Set[str]] | None = None) -> ScanReport:
     """Read every conversation of a source and count; writes nothing.
+
+    With `known` (conversation id -> message ids already imported), also count the new messages.
 
     A file whose conversations are all skipped gives a report with none (not an error), so a
     dry run can show why; in strict mode the first skip raises.
     """
-    conversations = messages = 0
+    conversations = messages = new = 0
     first: datetime | None = None
     last: datetime | None = None
     try:
         for conv in source.conversations():
             conversations += 1
             messages += len(conv.messages)
+            if known is not None:
+                seen = known.get(conv.id, set())
+                new += sum(m.id not in seen for m in conv.messages)
             dated = [m.timestamp for m in conv.messages if m.timestamp is not None]
             for when in dated or ([conv.created_at] if conv.created_at else []):
                 first = when if first is None or when < first else first
@@ -60,5 +68,5 @@ def scan(source: Source) -> ScanReport:
         pass
     return ScanReport(
         source.path, source.format, conversations, messages, first, last,
-        tuple(source.skipped), source.sha256,
+        tuple(source.skipped), source.sha256, None if known is None else new,
     )

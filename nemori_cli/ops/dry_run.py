@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -53,8 +53,18 @@ class ScanError:
 DryRunReport = ScanReport | ExportScan | ScanError
 
 
-def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[DryRunReport]:
-    """Scan each file without storing anything; a file that cannot be read reports its error."""
+def scan_paths(
+    paths: Sequence[str],
+    *,
+    format: str | None = None,
+    done_files: Set[str] = frozenset(),
+    known: Mapping[str, Set[str]] | None = None,
+) -> list[DryRunReport]:
+    """Scan each file without storing anything; a file that cannot be read reports its error.
+
+    With what the user imported (file hashes, message ids per conversation), each report says
+    how many of its messages are new (0 for a file imported before).
+    """
     reports: list[DryRunReport] = []
     for path in paths:
         try:
@@ -67,7 +77,11 @@ def scan_paths(paths: Sequence[str], *, format: str | None = None) -> list[DryRu
                 if is_export(f):
                     reports.append(scan_export(f))
                     continue
-                reports.append(scan(open_source(f, format=format)))
+                source = open_source(f, format=format)
+                report = scan(source, None if source.sha256 in done_files else known)
+                if source.sha256 in done_files:
+                    report = replace(report, new_messages=0)
+                reports.append(report)
             except NemoriError as exc:
                 reports.append(ScanError(f, str(exc)))
     return reports

@@ -36,8 +36,10 @@ def export_user(parts: Parts, user: str | None = None, format: str = "jsonl") ->
     if format not in FORMATS:
         raise UsageError(f"unknown export format {format!r}: use {', '.join(FORMATS)}")
     uid = parts.user_id(user)
-    if uid not in list_users(parts.data_dir):
-        raise NotFound(f"no user {uid!r} in {parts.data_dir}")
+    users = list_users(parts.data_dir)
+    if uid not in users:
+        known = ", ".join(users) if users else "none yet (run `nemori ingest` first)"
+        raise NotFound(f"no user {uid!r} in {parts.data_dir}; users: {known}")
     episodes = list_episodes(parts, uid)
     facts = list_facts(parts, uid, include_superseded=True)
     header = {
@@ -87,6 +89,36 @@ def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
 
 
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def markdown_lines(text: str) -> str:
+    """Text as markdown that keeps its line breaks and never leaves a code fence open.
+
+    A narrative line is a speaker's turn: each ends in a hard break, so they do not run into one
+    paragraph. A fence cut short (a long message cut inside its code) is closed at the end, and
+    a stray ``` inside a line is escaped, so the rest of the document stays prose.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if m and m.group(1).startswith(fence):
+                fence = None
+        elif line.strip():
+            out.append(line.replace("```", "\\`\\`\\`").rstrip() + "  ")
+        else:
+            out.append("")
+    if fence is not None:
+        out.append(fence)
+    return "\n".join(out)
+
+
 def _markdown(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
     yield f"# Memory of {header['user']}\n\n"
     yield (
@@ -114,7 +146,7 @@ def _markdown_episode(ep: Episode) -> str:
         "",
         f"*{_when(ep.timestamp)} · conversation `{ep.conversation_id}` · episode `{ep.id}`*",
         "",
-        ep.content.strip(),
+        markdown_lines(ep.content.strip()),
         "",
     ]
     if ep.messages:

@@ -159,17 +159,19 @@ def _ref_date(when: datetime | date | None) -> date | None:
 
 
 def annotate_dates(text: str, when: datetime | date | None) -> str:
-    """Append the absolute date after each relative one: "yesterday (7 May 2023)"."""
+    """Say after a quoted text what its relative dates were: "… [yesterday: 7 May 2023]".
+
+    The words themselves are left as they were said; "today" (the line's own date) gets no note.
+    """
     ref = _ref_date(when)
     if ref is None:
         return text
-    out, last = [], 0
-    for _start, end, phrase, _ in _matches(text, ref):
-        if text.startswith("'s", end):
-            end += 2  # "this year's (2025) trip", not "this year (2025)'s trip"
-        out += [text[last:end], f" ({phrase})"]
-        last = end
-    return "".join(out) + text[last:]
+    notes = [
+        f"{text[start:end]}: {phrase}"
+        for start, end, phrase, _ in _matches(text, ref)
+        if phrase != fmt_date(ref)
+    ]
+    return f"{text} [{'; '.join(notes)}]" if notes else text
 
 
 def replace_dates(text: str, when: datetime | date | None) -> str:

@@ -17,6 +17,7 @@ from nemori_cli.pipeline.rewrite import (
     strip_interjections,
     word_set,
 )
+from nemori_cli.pipeline.titles import meaningful
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,7 +118,7 @@ def episode_title(
         phrase = _title_phrase(message, names)
         if phrase:
             break
-    title = (conversation.title or "").strip()
+    title = meaningful(conversation.title) or ""
     if title and (not phrase or len(messages) == len(conversation.messages)):
         return title
     if title and phrase:
@@ -156,7 +157,8 @@ def narrative(
     conversation: Conversation, messages: Sequence[Message], when: datetime | None
 ) -> str:
     """A dated transcript that names each speaker, relative dates made absolute."""
-    about = f' ("{conversation.title.strip()}")' if conversation.title else ""
+    title = meaningful(conversation.title)
+    about = f' ("{title}")' if title else ""
     opening = f"{_participants(messages)}{about}."
     lines = [f"On {_day(when)} at {when:%H:%M}, {opening}" if when else opening]
     day = when.date() if when else None

@@ -12,6 +12,7 @@ from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
+from nemori_cli.search.relevance import annotate
 
 REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
 MIN_POOL = 50  # candidates each index is asked for, at least
@@ -81,7 +82,8 @@ def search(
         to_hit(kd, tables[kd][rid], score, episodes.get)
         for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))
     ]
-    return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
+    best = refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
+    return annotate(best, query, qvec, episodes, vectors.embeddings)
 
 
 def in_conversation(

@@ -1,0 +1,144 @@
+"""What a person reads beside a hit: a 0-1 relevance, an identity per hit, a snippet.
+
+The ranking score only orders the hits of one query. Relevance says how close a hit is at
+all: a logistic curve over the best cosine between the query and the hit's stored vectors and
+the share of the query's content words the hit contains. Its weights and the STRONG threshold
+are fitted on LoCoMo samples 0-4 (answerable questions against the same questions asked of
+another conversation) by bench/relevance_calibrate.py; docs/benchmarks.md has the figures.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from nemori_cli.models import Episode, SearchHit
+
+if TYPE_CHECKING:
+    import numpy as np
+
+VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
+
+# fitted by bench/relevance_calibrate.py on LoCoMo samples 0-4
+BIAS = -6.56
+COSINE_WEIGHT = 11.59
+COVERAGE_WEIGHT = 3.11
+STRONG = 0.5  # below this, the best hit is "no strong match"
+SNIPPET_CHARS = 160
+WINDOW_MESSAGES = 4  # messages per stored vector window (indexing.WINDOW_MESSAGES)
+
+
+def relevance(cosine: float, coverage: float) -> float:
+    """Map the best cosine and the query-word coverage to 0-1."""
+    z = BIAS + COSINE_WEIGHT * cosine + COVERAGE_WEIGHT * coverage
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def coverage(query: str, text: str) -> float:
+    """The share of the query's content words (stemmed) that the text contains."""
+    from nemori_cli.search.focus import terms
+
+    wanted = terms(query)
+    return len(wanted & terms(text)) / len(wanted) if wanted else 0.0
+
+
+def vector_ids(hit: SearchHit, episode: Episode | None) -> tuple[str, list[str]]:
+    """The vector documents that stand for a hit: a fact's own, an episode's title and windows."""
+    if hit.kind == "fact" or episode is None:
+        return hit.kind, [hit.id]
+    windows = -(-len(episode.messages) // WINDOW_MESSAGES)
+    return "episode", [f"{episode.id}#{n}" for n in range(windows + 1)]
+
+
+def best_cosine(qvec: np.ndarray, vectors: Mapping[str, Any]) -> float:
+    """The highest cosine between the query and any of these (unit) vectors; 0 if none."""
+    import numpy as np
+
+    q = np.asarray(qvec, dtype=np.float32)
+    sims = [float(np.asarray(v, dtype=np.float32) @ q) for v in vectors.values()]
+    return max(sims, default=0.0)
+
+
+def features(
+    query: str,
+    qvec: np.ndarray,
+    hit: SearchHit,
+    episode: Episode | None,
+    vectors_of: VectorsOf | None,
+) -> tuple[float, float]:
+    """(best cosine, coverage) of one hit."""
+    kind, ids = vector_ids(hit, episode)
+    stored = vectors_of(kind, ids) if vectors_of else {}
+    return best_cosine(qvec, stored), coverage(query, f"{hit.title or ''}\n{hit.content}")
+
+
+def annotate(
+    hits: Sequence[SearchHit],
+    query: str,
+    qvec: np.ndarray,
+    episodes: Mapping[str, Episode],
+    vectors_of: VectorsOf | None,
+) -> list[SearchHit]:
+    """Give each hit its relevance, its own identity and a snippet of what matched."""
+    out = []
+    for h in hits:
+        ep = episodes.get(h.id) if h.kind == "episode" else None
+        cos, cov = features(query, qvec, h, ep, vectors_of)
+        out.append(
+            replace(
+                h,
+                relevance=round(relevance(cos, cov), 4),
+                hit_id=hit_identity(h, ep),
+                snippet=snippet(query, h),
+            )
+        )
+    return out
+
+
+def hit_identity(hit: SearchHit, episode: Episode | None) -> str:
+    """The record id, and for part of an episode the span of its messages: `ep_x:3-6`."""
+    if episode is None or not hit.message_ids or tuple(hit.message_ids) == episode.message_ids:
+        return hit.id
+    position = {m: i for i, m in enumerate(episode.message_ids, start=1)}
+    places = sorted(position[m] for m in hit.message_ids if m in position)
+    if not places:
+        return hit.id
+    return f"{hit.id}:{places[0]}-{places[-1]}"
+
+
+_LINE_LABEL = re.compile(r"^[^:\n]{1,40}:\s")
+LEAD_CHARS = 40  # context kept before the first matching word
+
+
+def snippet(query: str, hit: SearchHit, width: int = SNIPPET_CHARS) -> str:
+    """The line of the hit that holds most of the query's words, from just before the first."""
+    from nemori_cli.search.focus import terms
+
+    if hit.kind == "fact":
+        return _cut(hit.content, width)
+    wanted = terms(query)
+    lines = [ln for ln in hit.content.splitlines() if ln.strip()]
+    body = lines[1:] or lines  # the first line is the dated opening
+    best = max(body, key=lambda ln: len(wanted & terms(ln)), default="")
+    label = _LINE_LABEL.match(best)
+    head, text = (best[: label.end()], best[label.end() :]) if label else ("", best)
+    first = next(
+        (w.start() for w in re.finditer(r"[A-Za-z0-9]+", text) if terms(w.group()) & wanted), 0
+    )
+    if first > LEAD_CHARS:
+        text = "…" + text[text.rfind(" ", 0, first - LEAD_CHARS) + 1 :]
+    return _cut(head + text, width)
+
+
+def _cut(text: str, width: int) -> str:
+    """Collapse whitespace and cut at a word boundary to width characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    if " " in cut[width // 2 :]:
+        cut = cut[: cut.rfind(" ")]
+    return f"{cut}…"
