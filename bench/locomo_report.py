@@ -53,7 +53,14 @@ TUNING = [
     "a fact weight of 1.1: 0.834 and 0.758). Held out it gives 0.815 (0.783 before the second",
     "round).",
 ]
-METRICS = (*(f"ev@{b}" for b in BUDGETS), *(f"ans@{b}" for b in BUDGETS), "hit@5", "hit@10")
+METRICS = (
+    *(f"ev@{b}" for b in BUDGETS),
+    *(f"ans@{b}" for b in BUDGETS),
+    "hit@5",
+    "hit@10",
+    "sess@5",
+    "sess@10",
+)
 
 
 def _rows(split: dict[str, Any]) -> list[list[str]]:
