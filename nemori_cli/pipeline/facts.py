@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import replace_dates
+from nemori_cli.pipeline.requests import self_statements
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
@@ -39,7 +40,7 @@ _STOPWORDS = word_set(
 _NO_FACT = re.compile(
     r"^(?:let's|let me|let us|can i|could i|may i|should i|shall i|do i|am i|would i|did i"
     r"|here's|here is|here are|check (?:out|this)|look at|take a look"
-    r"|i (?:\w+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
+    r"|i (?:[\w']+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
     r"|appreciate)\b"
     r"|i(?:'m| am) (?:so |really |very |super |just )?(?:glad|happy|sorry|proud|excited|thrilled"
     r"|sure|curious) (?:for|to hear|that you|you|of you|about your)"
@@ -154,7 +155,8 @@ def statements(message: Message, names: frozenset[str] = frozenset()) -> list[St
     if not is_human(message):
         return []
     found: list[Statement] = []
-    for raw in split_sentences(message.content):
+    clauses = [c for s in split_sentences(message.content) for c in self_statements(s)]
+    for raw in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
         sentence = restore_subject(sentence)
