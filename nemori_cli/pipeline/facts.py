@@ -150,12 +150,16 @@ def categorize(sentence: str) -> tuple[str, float]:
     return "other", 0.5
 
 
-def statements(message: Message, names: frozenset[str] = frozenset()) -> list[Statement]:
+def statements(
+    message: Message, names: frozenset[str] = frozenset(), to_assistant: bool = False
+) -> list[Statement]:
     """The facts one human message states about its speaker (none for other roles)."""
     if not is_human(message):
         return []
     found: list[Statement] = []
-    clauses = [c for s in split_sentences(message.content) for c in self_statements(s)]
+    clauses = [
+        c for s in split_sentences(message.content) for c in self_statements(s, to_assistant)
+    ]
     for raw in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
@@ -191,9 +195,10 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
         part.lower() for m in episode.messages if m.name for part in m.name.split()
     )
     now = utcnow()
+    to_assistant = not all(is_human(m) for m in episode.messages)
     facts: dict[str, Fact] = {}
     for message in episode.messages:
-        for st in statements(message, names):
+        for st in statements(message, names, to_assistant):
             fact = Fact(
                 id=fact_id(episode.user_id, st.content),
                 user_id=episode.user_id,

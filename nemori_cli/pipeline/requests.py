@@ -38,6 +38,17 @@ _SELF_CLAUSE = re.compile(
 )
 
 
+# ", give me ...", ", are there ...?": a request or question spliced onto a statement
+_ASIDE = re.compile(
+    r",\s+(?=(?:(?:please|pls|can|could|would|will|are|is|do|does|should|what|how|which|any"
+    r"|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b))",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(
+    r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
+)
+
+
 def is_request(sentence: str) -> bool:
     """Whether a sentence asks the assistant to do something rather than tell about the user."""
     text = _LEAD.sub("", sentence.strip())
@@ -45,12 +56,24 @@ def is_request(sentence: str) -> bool:
     return first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
 
 
-def self_statements(sentence: str) -> list[str]:
+def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     """The parts of a sentence that may state something about its speaker.
 
-    A request yields only the first-person clauses that follow it; a statement is whole.
+    A request yields only the first-person clauses that follow it; a statement loses a
+    request or question spliced on after a comma ("I keep forgetting, give me a system").
+    Said to an assistant, a part must have the speaker as subject ("I", "we", "My X"):
+    "whip up an email to my team" is a request whatever its verb.
     """
-    if not is_request(sentence):
-        return [sentence]
-    parts = _SELF_CLAUSE.split(sentence)[1:]
-    return [p[:1].upper() + p[1:] for p in parts if p.strip() and not is_request(p)]
+    if is_request(sentence):
+        parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
+    else:
+        parts = [sentence]
+    out = []
+    for part in parts:
+        head = _ASIDE.split(part, maxsplit=1)[0]
+        if head != part:
+            head = head.rstrip(" ,;") + "."
+        wanted = not to_assistant or _SUBJECT.search(head)
+        if head.strip() and wanted and not is_request(head):
+            out.append(head)
+    return out

@@ -50,6 +50,7 @@ class FocusParams:
     lexical_weight: float = 0.6  # share of query words in a turn or hit, against cosine
     match_weight: float = 2.0  # a hit's own match against its fused rank
     time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
+    diversity: float = 0.0  # taken off a hit per better hit from the same conversation
 
 
 DEFAULT = FocusParams()
@@ -168,6 +169,8 @@ def refine(
             match = max([sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
             scored.append(rescore(rank, part, match))
     scored.sort(key=lambda t: -t[0])
+    if params.diversity:
+        scored = diversified(scored, params.diversity)
     seen: set[str] = set()
     out = []
     for _, h in scored:
@@ -272,3 +275,21 @@ def deep_match(messages: Sequence[Message], wanted: Collection[str]) -> bool:
         if len(words) > cap and best_stretch(words, cap, wanted) > 0:
             return True
     return False
+
+
+def diversified(
+    scored: Sequence[tuple[float, SearchHit]], penalty: float
+) -> list[tuple[float, SearchHit]]:
+    """Reorder best-first hits so a conversation's second hit yields to other conversations.
+
+    Evidence spread over sessions (multi-hop questions) needs one hit from each before a
+    second from any.
+    """
+    count: dict[str, int] = {}
+    out = []
+    for score, h in scored:
+        key = h.conversation_id or h.id
+        out.append((score - penalty * count.get(key, 0), h))
+        count[key] = count.get(key, 0) + 1
+    out.sort(key=lambda t: -t[0])
+    return out
