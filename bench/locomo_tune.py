@@ -69,7 +69,7 @@ def feedback_query(question: str, texts: list[str], pool_texts: list[str], n: in
     """The question plus the n terms its best lexical documents share most (rarest first)."""
     import math
 
-    from nemori_cli.focus import terms
+    from nemori_cli.search.focus import terms
 
     asked = terms(question)
     bags = [terms(t) for t in pool_texts]
