@@ -150,6 +150,25 @@ def markdown(results: dict[str, Any]) -> str:
             for s in SYSTEMS
         ]
         lines += [*_md_table(head, rows), ""]
+    lines += [
+        "### Session-level recall (issue 17)",
+        "",
+        "Hits rolled up to the sessions their messages come from, in order of first appearance;",
+        "recall@n is the share of the question's evidence sessions among the first n. Raw-turn",
+        "hybrid search is rolled up the same way from its 30 best turns.",
+        "",
+    ]
+    head = ["split", "system", *(f"{g} @5 / @10" for g in GROUPS)]
+    rows = []
+    for name in ("tune", "held_out", "all"):
+        if name not in r:
+            continue
+        for s in ("nemori", "hybrid"):
+            rows.append([SPLIT_NAMES[name], LABELS[s], *(
+                f"{r[name][s][g].get('sess@5', 0):.3f} / {r[name][s][g].get('sess@10', 0):.3f}"
+                for g in GROUPS if g in r[name][s]
+            )])
+    lines += [*_md_table(head, rows), ""]
     if "all" in r:
         lines += ["### All metrics, all ten samples", ""]
         head = ["group", "system", "n", *METRICS]
