@@ -122,20 +122,20 @@ def evaluate(
                 allt = [lexical_text(tab[kd][r]) for r in lex if r in tab[kd]]
                 query = feedback_query(q.question, top, allt, prf)
                 if query != q.question:
-                    more = memory.lexical(kd, q.user).query(query, POOL)
+                    more = memory.parts.lexical(kd, q.user).query(query, POOL)
                     cands[kd].append([r for r, _ in more])
         if rocchio:
             import numpy as np
 
             cands = {kd: list(v) for kd, v in cands.items()}
             for kd in ("episode", "fact"):
-                vecs = memory.vectors(q.user).query(kd, qvec, 3)
+                vecs = memory.parts.vectors(q.user).query(kd, qvec, 3)
                 top = [stored.get(r if kd == "fact" else f"{r}#0") for r, _ in vecs]
                 top = [v for v in top if v is not None]
                 if top:
                     v = np.asarray(qvec, dtype=np.float32) + rocchio * np.mean(top, axis=0)
                     v /= np.linalg.norm(v)
-                    more = memory.vectors(q.user).query(kd, v, POOL)
+                    more = memory.parts.vectors(q.user).query(kd, v, POOL)
                     cands[kd].append([r for r, _ in more])
         hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fuse(cands, pool)]
         hits = refine(hits, episodes, q.question, qvec, vectors_of, params)[:K]

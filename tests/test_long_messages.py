@@ -100,7 +100,7 @@ def test_a_name_deep_in_a_long_assistant_answer_is_found_and_shown(
 ) -> None:
     mem = ingest_chats(tmp_path, data_dir)
     trip = next(ep for ep in mem.episodes() if ep.conversation_id == "trip")
-    assert [r for r, _ in mem.lexical("episode").query("Dophilus", 5)] == [trip.id]
+    assert [r for r, _ in mem.parts.lexical("episode").query("Dophilus", 5)] == [trip.id]
     hits = mem.search("Jarrow Formulas Pet Dophilus", k=3, kind="episode")
     assert hits and hits[0].id == trip.id
     assert "Jarrow Formulas Pet Dophilus" in hits[0].content
@@ -109,6 +109,6 @@ def test_a_name_deep_in_a_long_assistant_answer_is_found_and_shown(
 def test_a_paraphrase_of_a_deep_passage_finds_it_by_vector(tmp_path: Path, data_dir: Path) -> None:
     mem = ingest_chats(tmp_path, data_dir)
     qvec = mem.embedder.embed(["probiotic powder for a dog with digestive trouble"])[0]
-    best = mem.vectors().query("episode", qvec, 1)
+    best = mem.parts.vectors().query("episode", qvec, 1)
     trip = next(ep for ep in mem.episodes() if ep.conversation_id == "trip")
     assert best[0][0] == trip.id
