@@ -19,7 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
+# /work/main/bench or /work/wt/<name>/bench: the shared data sits under /work/shared
+DEFAULT_PATH = next(
+    (
+        p / "shared" / "data" / "locomo10.json"
+        for p in Path(__file__).resolve().parents
+        if (p / "shared" / "data" / "locomo10.json").exists()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json",
+)
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _TURN_GAP = timedelta(minutes=1)
 

@@ -109,7 +109,11 @@ def take_budget(hits: Sequence[Any], budget: int) -> list[Any]:
 
 
 def score(q: Question, hits: Sequence[Any]) -> dict[str, float]:
-    """Evidence and answer recall per budget, hit@5 and hit@10 of one ranked list."""
+    """Evidence and answer recall per budget, hit@5/10 and session recall@5/10 of one list.
+
+    Session recall@n: the share of the evidence's sessions among the first n sessions the
+    hits come from, in order of first appearance (how one rolls up raw turns to sessions).
+    """
     out: dict[str, float] = {}
     answer = content_words(q.answer)
     for b in BUDGETS:
@@ -121,7 +125,21 @@ def score(q: Question, hits: Sequence[Any]) -> dict[str, float]:
             out[f"ans@{b}"] = len(answer & text) / len(answer)
     for n in (5, 10):
         out[f"hit@{n}"] = float(any(q.evidence & set(h.message_ids) for h in hits[:n]))
+    wanted = {session_of(e) for e in q.evidence}
+    ranked = sessions_ranked(hits)
+    for n in (5, 10):
+        out[f"sess@{n}"] = len(wanted & set(ranked[:n])) / len(wanted)
     return out
+
+
+def session_of(dia_id: str) -> str:
+    """The session a dialogue id ("D3:12") belongs to ("D3")."""
+    return dia_id.split(":", 1)[0]
+
+
+def sessions_ranked(hits: Sequence[Any]) -> list[str]:
+    """Sessions of the hits' messages in order of first appearance (hits rolled up)."""
+    return list(dict.fromkeys(session_of(m) for h in hits for m in h.message_ids))
 
 
 def aggregate(rows: Sequence[tuple[Question, dict[str, float]]]) -> dict[str, dict[str, float]]:

@@ -65,8 +65,32 @@ def prepare(root: Path) -> dict[str, Any]:
     return data
 
 
+def feedback_query(question: str, texts: list[str], pool_texts: list[str], n: int) -> str:
+    """The question plus the n terms its best lexical documents share most (rarest first)."""
+    import math
+
+    from nemori_cli.search.focus import terms
+
+    asked = terms(question)
+    bags = [terms(t) for t in pool_texts]
+    count: dict[str, int] = {}
+    for t in texts:
+        for w in terms(t) - asked:
+            count[w] = count.get(w, 0) + 1
+    def weight(w: str) -> float:
+        df = sum(w in b for b in bags)
+        return count[w] * math.log(1 + (len(bags) + 1) / (1 + df))
+    best = sorted((w for w in count if count[w] > 1), key=lambda w: -weight(w))[:n]
+    return " ".join([question, *best])
+
+
 def evaluate(
-    root: Path, data: dict[str, Any], params: Any, pool: int = REFINE_POOL
+    root: Path,
+    data: dict[str, Any],
+    params: Any,
+    pool: int = REFINE_POOL,
+    prf: int = 0,
+    rocchio: float = 0.0,
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -88,6 +112,31 @@ def evaluate(
             return {i: stored[i] for i in ids if i in stored}
 
         episodes = tab["episode"]
+        if prf:
+            from nemori_cli.indexing import lexical_text
+
+            cands = {kd: list(v) for kd, v in cands.items()}
+            for kd in ("episode", "fact"):
+                lex = cands[kd][1]
+                top = [lexical_text(tab[kd][r]) for r in lex[:3] if r in tab[kd]]
+                allt = [lexical_text(tab[kd][r]) for r in lex if r in tab[kd]]
+                query = feedback_query(q.question, top, allt, prf)
+                if query != q.question:
+                    more = memory.parts.lexical(kd, q.user).query(query, POOL)
+                    cands[kd].append([r for r, _ in more])
+        if rocchio:
+            import numpy as np
+
+            cands = {kd: list(v) for kd, v in cands.items()}
+            for kd in ("episode", "fact"):
+                vecs = memory.parts.vectors(q.user).query(kd, qvec, 3)
+                top = [stored.get(r if kd == "fact" else f"{r}#0") for r, _ in vecs]
+                top = [v for v in top if v is not None]
+                if top:
+                    v = np.asarray(qvec, dtype=np.float32) + rocchio * np.mean(top, axis=0)
+                    v /= np.linalg.norm(v)
+                    more = memory.parts.vectors(q.user).query(kd, v, POOL)
+                    cands[kd].append([r for r, _ in more])
         hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fuse(cands, pool)]
         hits = refine(hits, episodes, q.question, qvec, vectors_of, params)[:K]
         out.append((q, ev.score(q, hits)))
@@ -112,7 +161,10 @@ def line(res: dict[str, Any], label: str) -> str:
     parts.append(" | ho " + " ".join(f"{res['held_out'][c]['ev@1000']:.3f}" for c in cats))
     for split in ("tune", "all"):
         agg = res[split]["overall"]
-        parts.append(f"{split} hit@5 {agg['hit@5']:.3f} hit@10 {agg['hit@10']:.3f}")
+        parts.append(
+            f"{split} hit@5 {agg['hit@5']:.3f} hit@10 {agg['hit@10']:.3f} "
+            f"sess@5 {agg['sess@5']:.3f} sess@10 {agg['sess@10']:.3f}"
+        )
     parts.append(f"{res['ms_per_question']:.1f}ms")
     return " | ".join(parts)
 
@@ -132,16 +184,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("-p", action="append", default=[], help="FocusParams field=value")
     p.add_argument("--label", default="")
     p.add_argument("--pool", type=int, default=REFINE_POOL, help="fused hits refined")
+    p.add_argument("--prf", type=int, default=0, help="BM25 feedback terms (third list)")
+    p.add_argument("--rocchio", type=float, default=0.0, help="vector feedback weight")
     args = p.parse_args(argv)
     from nemori_cli.search.focus import DEFAULT
 
     data = prepare(Path(args.root))
     changes = dict(kv.split("=", 1) for kv in args.p)
     params = replace(DEFAULT, **{k: parse_value(v) for k, v in changes.items()})
-    res = evaluate(Path(args.root), data, params, args.pool)
+    res = evaluate(Path(args.root), data, params, args.pool, args.prf, args.rocchio)
     label = ",".join(
         args.p
         + [f"pool={args.pool}"] * (args.pool != REFINE_POOL)
+        + [f"prf={args.prf}"] * bool(args.prf)
+        + [f"rocchio={args.rocchio}"] * bool(args.rocchio)
     )
     print(line(res, args.label or label or "default"))
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, Kind
+from nemori_cli.pipeline.episodes import message_cap
+from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.store.vector_index import VectorIndex
 
@@ -35,8 +37,19 @@ class VectorDocs:
 def lexical_text(record: Episode | Fact) -> str:
     """The text BM25 sees for a record."""
     if isinstance(record, Episode):
-        return f"{record.title}\n{record.content}"
+        return "\n".join([record.title, record.content, *cut_words(record)])
     return record.content
+
+
+def cut_words(ep: Episode) -> list[str]:
+    """What the narrative leaves out of each long message, so BM25 sees every word."""
+    out = []
+    for m in ep.messages:
+        words = m.content.split()
+        cap = message_cap(m)
+        if len(words) > cap:
+            out.append(" ".join(words[cap:]))
+    return out
 
 
 def episode_metadata(ep: Episode) -> dict[str, Any]:
@@ -71,10 +84,10 @@ class EpisodeTexts:
 
 
 def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
-    """Lay out the vector documents of episodes: the title (or short narrative) and windows.
+    """Lay out the vector documents of episodes: title (or short narrative), windows, passages.
 
-    A window's vector is the mean of its messages' vectors, which segmentation has already
-    computed, so long episodes cost no extra embedding time.
+    A window's vector is the mean of its messages' openings' vectors, which segmentation has
+    already computed; the rest of a long message is embedded as passages of its own.
     """
     ids: list[str] = []
     docs: list[str] = []
@@ -89,7 +102,14 @@ def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
         metas.append(meta)
         parts.append([whole])
         # the text segmentation embeds a message as, so each is embedded once per run
-        texts = [t for t in (embed_text(m) for m in ep.messages) if t]
+        spoken = [m for m in ep.messages if embed_text(m)]
+        texts = [embed_text(m) for m in spoken]
+        for i, m in enumerate(spoken):
+            for j, passage in enumerate(tail_passages(flat_text(m))):
+                ids.append(passage_id(ep.id, i, j))
+                docs.append(passage)
+                metas.append(meta)
+                parts.append([passage])
         for n, start in enumerate(range(0, len(texts), WINDOW_MESSAGES), start=1):
             chunk = texts[start : start + WINDOW_MESSAGES]
             ids.append(f"{ep.id}#{n}")

@@ -142,6 +142,11 @@ def _cap(text: str, words: int) -> str:
     return text if len(parts) <= words else " ".join(parts[:words]) + " […]"
 
 
+def message_cap(message: Message) -> int:
+    """How many words of a message the narrative keeps."""
+    return HUMAN_WORDS if is_human(message) else OTHER_WORDS
+
+
 def _day(when: datetime) -> str:
     return f"{when:%A}, {fmt_date(when)}"
 
@@ -169,7 +174,7 @@ def narrative(
         text = " ".join(normalise_quotes(m.content).split())
         if not text:
             continue
-        text = _cap(text, HUMAN_WORDS if is_human(m) else OTHER_WORDS)
+        text = _cap(text, message_cap(m))
         lines.append(f"{speaker_label(m)}: {annotate_dates(text, m.timestamp or when)}")
     return "\n".join(lines)
 

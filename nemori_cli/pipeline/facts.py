@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import replace_dates
+from nemori_cli.pipeline.requests import self_statements
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
@@ -39,7 +40,7 @@ _STOPWORDS = word_set(
 _NO_FACT = re.compile(
     r"^(?:let's|let me|let us|can i|could i|may i|should i|shall i|do i|am i|would i|did i"
     r"|here's|here is|here are|check (?:out|this)|look at|take a look"
-    r"|i (?:\w+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
+    r"|i (?:[\w']+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
     r"|appreciate)\b"
     r"|i(?:'m| am) (?:so |really |very |super |just )?(?:glad|happy|sorry|proud|excited|thrilled"
     r"|sure|curious) (?:for|to hear|that you|you|of you|about your)"
@@ -149,12 +150,17 @@ def categorize(sentence: str) -> tuple[str, float]:
     return "other", 0.5
 
 
-def statements(message: Message, names: frozenset[str] = frozenset()) -> list[Statement]:
+def statements(
+    message: Message, names: frozenset[str] = frozenset(), to_assistant: bool = False
+) -> list[Statement]:
     """The facts one human message states about its speaker (none for other roles)."""
     if not is_human(message):
         return []
     found: list[Statement] = []
-    for raw in split_sentences(message.content):
+    clauses = [
+        c for s in split_sentences(message.content) for c in self_statements(s, to_assistant)
+    ]
+    for raw in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
         sentence = restore_subject(sentence)
@@ -189,9 +195,10 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
         part.lower() for m in episode.messages if m.name for part in m.name.split()
     )
     now = utcnow()
+    to_assistant = not all(is_human(m) for m in episode.messages)
     facts: dict[str, Fact] = {}
     for message in episode.messages:
-        for st in statements(message, names):
+        for st in statements(message, names, to_assistant):
             fact = Fact(
                 id=fact_id(episode.user_id, st.content),
                 user_id=episode.user_id,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from nemori_cli.models import Episode, Message, SearchHit
 from nemori_cli.pipeline.dates import annotate_dates, named_period
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.passages import passage_ids
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.fusion import RRF_K
@@ -49,6 +50,7 @@ class FocusParams:
     lexical_weight: float = 0.6  # share of query words in a turn or hit, against cosine
     match_weight: float = 2.0  # a hit's own match against its fused rank
     time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
+    diversity: float = 0.0  # taken off a hit per better hit from the same conversation
 
 
 DEFAULT = FocusParams()
@@ -116,7 +118,9 @@ def refine(
     else:
         weights = dict.fromkeys(terms(query), 1.0)
     total = sum(weights.values())
+    passages = {ep.id: passage_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
     wanted = [f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(spoken[ep.id]))]
+    wanted += [d for ep in ep_hits for ds in passages[ep.id].values() for d in ds]
     fact_ids = [h.id for h in hits if h.kind == "fact"]
     stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
     stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
@@ -145,20 +149,28 @@ def refine(
             scored.append(rescore(rank, h, sim(h.id)))
             continue
         msgs = spoken[ep.id]
+        tails = passages[ep.id]
+
+        def turn_sim(i: int, ep: Episode = ep, tails: dict[int, list[str]] = tails) -> float:
+            return max([sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))])
+
         turn = [
-            sim(_window_id(ep, i)) + params.lexical_weight * lexical(m.content)
-            for i, m in enumerate(msgs)
+            turn_sim(i) + params.lexical_weight * lexical(m.content) for i, m in enumerate(msgs)
         ]
         if len(ep.messages) <= params.min_messages or not msgs:
             keeps = [list(range(len(msgs)))]
-            parts = [h]
+            # a long message that matches beyond what the narrative shows is shown there
+            deep = deep_match(msgs, weights)
+            parts = [replace(h, content=excerpt(ep, msgs, weights)) if deep else h]
         else:
             keeps = _spans(turn, params)
-            parts = [focused_hit(h, ep, [msgs[i] for i in keep]) for keep in keeps]
+            parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights) for keep in keeps]
         for keep, part in zip(keeps, parts, strict=True):
-            match = max([sim(f"{ep.id}#0"), *(sim(_window_id(ep, i)) for i in keep)])
+            match = max([sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
             scored.append(rescore(rank, part, match))
     scored.sort(key=lambda t: -t[0])
+    if params.diversity:
+        scored = diversified(scored, params.diversity)
     seen: set[str] = set()
     out = []
     for _, h in scored:
@@ -202,20 +214,25 @@ def _spans(scores: Sequence[float], p: FocusParams) -> list[list[int]]:
     return out
 
 
-def focused_hit(hit: SearchHit, ep: Episode, messages: Sequence[Message]) -> SearchHit:
+def focused_hit(
+    hit: SearchHit, ep: Episode, messages: Sequence[Message], wanted: Collection[str] = ()
+) -> SearchHit:
     """The hit with its content made of these turns only, and their ids as message_ids."""
     if len(messages) == len(ep.messages):
         return hit
     return replace(
         hit,
-        content=excerpt(ep, messages),
+        content=excerpt(ep, messages, wanted),
         message_ids=tuple(m.id for m in messages),
         timestamp=messages[0].timestamp or hit.timestamp,
     )
 
 
-def excerpt(ep: Episode, messages: Sequence[Message]) -> str:
-    """A dated excerpt that names each speaker; "[…]" marks skipped turns."""
+def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = ()) -> str:
+    """A dated excerpt that names each speaker; "[…]" marks skipped turns and words.
+
+    A message too long to show whole is shown where it holds most of the wanted terms.
+    """
     when = messages[0].timestamp or ep.timestamp
     people = list(dict.fromkeys(speaker_label(m) for m in messages))
     who = people[0] if len(people) == 1 else f"{', '.join(people[:-1])} and {people[-1]}"
@@ -230,6 +247,49 @@ def excerpt(ep: Episode, messages: Sequence[Message]) -> str:
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
         words = text.split()
         if len(words) > cap:
-            text = " ".join(words[:cap]) + " […]"
+            start = best_stretch(words, cap, wanted)
+            text = " ".join(words[start : start + cap])
+            text = ("[…] " if start else "") + text + (" […]" if start + cap < len(words) else "")
         lines.append(f"{speaker_label(m)}: {annotate_dates(text, m.timestamp or when)}")
     return "\n".join(lines)
+
+
+def best_stretch(words: Sequence[str], size: int, wanted: Collection[str]) -> int:
+    """The start of the run of size words holding the most wanted terms (0 on a tie)."""
+    if not wanted or len(words) <= size:
+        return 0
+    found = [1 if terms(w) & set(wanted) else 0 for w in words]
+    best, best_start, running = sum(found[:size]), 0, sum(found[:size])
+    for start in range(1, len(words) - size + 1):
+        running += found[start + size - 1] - found[start - 1]
+        if running > best:
+            best, best_start = running, start
+    return best_start
+
+
+def deep_match(messages: Sequence[Message], wanted: Collection[str]) -> bool:
+    """Whether a message too long to show whole holds wanted terms only past what is shown."""
+    for m in messages:
+        words = m.content.split()
+        cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
+        if len(words) > cap and best_stretch(words, cap, wanted) > 0:
+            return True
+    return False
+
+
+def diversified(
+    scored: Sequence[tuple[float, SearchHit]], penalty: float
+) -> list[tuple[float, SearchHit]]:
+    """Reorder best-first hits so a conversation's second hit yields to other conversations.
+
+    Evidence spread over sessions (multi-hop questions) needs one hit from each before a
+    second from any.
+    """
+    count: dict[str, int] = {}
+    out = []
+    for score, h in scored:
+        key = h.conversation_id or h.id
+        out.append((score - penalty * count.get(key, 0), h))
+        count[key] = count.get(key, 0) + 1
+    out.sort(key=lambda t: -t[0])
+    return out

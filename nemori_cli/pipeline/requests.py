@@ -1,0 +1,79 @@
+"""Requests to an assistant: instructions are not facts about the user who gives them.
+
+"Fix the bug in my code" says nothing lasting about the user, and "Built me an artifact"
+(a typo for "Build") is not "The user built the user an artifact". A request may carry a
+real self-statement after a comma ("Make my resume shorter, I have 10 years of experience"):
+that clause is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.pipeline.rewrite import word_set
+
+IMPERATIVES = word_set(
+    "act add adjust analyse analyze answer brainstorm build calculate change check choose "
+    "classify clean combine compare compose continue convert correct create cut debug define "
+    "delete describe design do don't draft draw drop edit estimate expand explain extract fetch "
+    "fill find fix format generate give go help identify imagine implement improve include "
+    "insert keep list make merge modify move name note optimise optimize organise organize "
+    "outline paraphrase parse pick plan polish prepare pretend print proofread provide put "
+    "recommend refactor remember remove rename replace reply respond return review rewrite run "
+    "send set shorten show simplify sort split suggest summarise summarize swap tell test "
+    "translate try turn tweak update use validate write"
+)
+_LEAD = re.compile(r"^(?:(?:please|pls|ok|okay|now|also|and|then|just|so|alright)\b[\s,]*)+",
+                   re.IGNORECASE)
+# "Built me ...", "Get us ...": a verb whose object is the speaker opens a request
+_VERB_ME = re.compile(r"^[A-Za-z]+ (?:me|us)\b", re.IGNORECASE)
+# "I want the calculator to ...", "I'd like the summary as ...": a request about the work
+_WANT_WORK = re.compile(
+    r"^i(?:'d| would)? (?:want|need|like|prefer) (?:the|that|this|these|those|it|them)\b"
+    r"(?! (?:kind|type|sort|style|way)\b)",
+    re.IGNORECASE,
+)
+_SELF_CLAUSE = re.compile(
+    r"[,;:]\s+(?:and |but |because |since |as )?(?=(?:I|I'm|I've|I'd|we|We|we're|We're)\b)"
+)
+
+
+# ", give me ...", ", are there ...?": a request or question spliced onto a statement
+_ASIDE = re.compile(
+    r",\s+(?=(?:(?:please|pls|can|could|would|will|are|is|do|does|should|what|how|which|any"
+    r"|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b))",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(
+    r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
+)
+
+
+def is_request(sentence: str) -> bool:
+    """Whether a sentence asks the assistant to do something rather than tell about the user."""
+    text = _LEAD.sub("", sentence.strip())
+    first = text.split(maxsplit=1)[0].lower().rstrip(",:") if text.split() else ""
+    return first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
+
+
+def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
+    """The parts of a sentence that may state something about its speaker.
+
+    A request yields only the first-person clauses that follow it; a statement loses a
+    request or question spliced on after a comma ("I keep forgetting, give me a system").
+    Said to an assistant, a part must have the speaker as subject ("I", "we", "My X"):
+    "whip up an email to my team" is a request whatever its verb.
+    """
+    if is_request(sentence):
+        parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
+    else:
+        parts = [sentence]
+    out = []
+    for part in parts:
+        head = _ASIDE.split(part, maxsplit=1)[0]
+        if head != part:
+            head = head.rstrip(" ,;") + "."
+        wanted = not to_assistant or _SUBJECT.search(head)
+        if head.strip() and wanted and not is_request(head):
+            out.append(head)
+    return out

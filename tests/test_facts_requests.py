@@ -1,0 +1,56 @@
+"""Offline facts from user turns to an assistant: requests are not facts about the user."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import statements
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import assistant_facts  # noqa: E402
+
+
+def facts_of(text: str) -> list[str]:
+    return [s.content for s in statements(Message(id="m", role="user", content=text))]
+
+
+def test_built_me_an_artifact_is_a_request_not_the_user_building_the_user_something() -> None:
+    assert facts_of("Built me an artifact that shows a pricing calculator.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Add a onkeyup event too, I want that calculator to update as I type.",
+        "Fix the bug in my code where the loop never ends.",
+        "Please translate my email into German.",
+        "Write me a Python script that renames the photos in my Downloads folder.",
+        "I want the chart to use a log scale.",
+    ],
+)
+def test_requests_and_instructions_give_no_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_a_self_statement_after_a_request_is_kept() -> None:
+    assert facts_of("Make me a weekly meal plan, I'm allergic to shellfish.") == [
+        "The user is allergic to shellfish."
+    ]
+
+
+def test_statements_about_the_user_are_still_facts() -> None:
+    assert facts_of("I prefer Python over JavaScript for scripting.") == [
+        "The user prefers Python over JavaScript for scripting."
+    ]
+    assert facts_of("I want to run a half marathon next year.")
+
+
+def test_labelled_assistant_turns_reach_the_precision_target() -> None:
+    score = assistant_facts.score()
+    assert score.turns >= 150
+    assert score.precision >= 0.8, score.wrong
+    assert score.recall >= 0.7, score.missed
