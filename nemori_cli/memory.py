@@ -19,13 +19,16 @@ from nemori_cli.store.activity import DirtyMarker
 from nemori_cli.store.repository import Repository
 
 if TYPE_CHECKING:
+    from nemori_cli.answer.ask import AskResult
     from nemori_cli.embed import Embedder
     from nemori_cli.ops.run_summary import IngestSummary
     from nemori_cli.pipeline.base import Extractor
     from nemori_cli.store.lexical import LexicalIndex
+    from nemori_cli.store.usage import UsageLog
     from nemori_cli.store.vector_index import VectorIndex
 
 REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
+ASK_POOL = 50  # hits ranked for an answer; the word budget then decides how many are shown
 
 
 class Memory:
@@ -233,6 +236,40 @@ class Memory:
         vectors = self.vectors(user)
         return refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
 
+    def ask(
+        self,
+        question: str,
+        *,
+        budget: int | None = None,
+        kind: str = "all",
+        since: datetime | None = None,
+        until: datetime | None = None,
+        user: str | None = None,
+        today: datetime | None = None,
+    ) -> AskResult:
+        """Answer a question from memory, citing the memories used (offline: the evidence).
+
+        `today` is the date the question is asked on (default: now), for "how long ago".
+        """
+        from nemori_cli.answer.ask import DEFAULT_BUDGET, answer_within_budget
+
+        if not question.strip():
+            raise UsageError("the question is empty")
+        budget = DEFAULT_BUDGET if budget is None else budget
+        if budget < 1:
+            raise UsageError("--budget must be at least 1 word")
+        hits = self.search(question, k=ASK_POOL, kind=kind, since=since, until=until, user=user)
+        log = self.usage_log(user)
+        return answer_within_budget(
+            question, hits, self.settings, budget=budget, log=log, today=today
+        )
+
+    def usage_log(self, user: str | None = None) -> UsageLog:
+        """The user's record of LLM spend outside extraction (answers)."""
+        from nemori_cli.store.usage import UsageLog
+
+        return UsageLog(self.repo(user).folder, lock_timeout=self.settings.lock_timeout)
+
     @staticmethod
     def _in_conversation(
         record: Episode | Fact, conversation_id: str | None, episodes: Mapping[str, Episode]
@@ -428,5 +465,6 @@ class Memory:
             "facts_by_category": categories,
             "extraction": by_status,
             "llm_usage": usage,
+            "ask_usage": self.usage_log(user).summary("ask", count_as="questions"),
             "data_dir": str(self.data_dir),
         }
