@@ -61,11 +61,6 @@ class AskResult:
     model: str | None = None
     invalid_citations: tuple[int, ...] = ()
 
-    @property
-    def flagged(self) -> bool:
-        """Whether the answer cites memories that were not shown, or none when it claims one."""
-        return bool(self.invalid_citations) or bool(self.answerable and not self.citations)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "question": self.question,
@@ -108,7 +103,7 @@ def answer_question(
     *,
     today: datetime | None = None,
 ) -> AskResult:
-    """Ask the configured LLM to answer from the shown hits (the evidence when there is none).
+    """Ask the configured LLM to answer from the shown hits (no model: return them as evidence).
 
     Raises LLMError (with the spend on `.usage`) when the model fails or never answers validly.
     """

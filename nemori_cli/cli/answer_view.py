@@ -47,7 +47,7 @@ def memory_table(title: str, rows: Sequence[tuple[int, SearchHit]]) -> None:
                 f"[{n}]",
                 h.kind,
                 h.timestamp.date().isoformat() if h.timestamp else "",
-                render.short(h.title or h.content if h.kind == "episode" else h.content, 100),
+                render.short(h.title or h.content if h.kind == "episode" else h.content, 80),
                 h.id,
             )
             for n, h in rows
