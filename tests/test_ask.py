@@ -225,3 +225,13 @@ def test_memory_ask_and_the_mcp_tool_give_the_same_answer(
     assert via_mcp == result.to_dict() | {"usage": via_mcp["usage"]}
     with pytest.raises(Exception, match="empty"):
         memory.ask("   ")
+
+
+def test_citations_are_read_from_the_text_and_the_list_in_order() -> None:
+    from nemori_cli.answer.ask import cited_numbers
+
+    reply = AnswerModel.model_validate({
+        "answerable": True, "answer": "A [2], then B [1, 3]; C [4;5] in 2023 [sic].",
+        "citations": ["[2]", "6", "x", 7],
+    })
+    assert cited_numbers(reply) == [2, 1, 3, 4, 5, 6, 7]
