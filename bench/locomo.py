@@ -37,7 +37,7 @@ SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
 K = 30
 # code whose changes alter what ingest stores (search and storage code left out on purpose:
 # use --fresh after changing how the stores write)
-INGEST_CODE = ("pipeline", "importers", "ingest.py", "indexing.py", "embed.py",
+INGEST_CODE = ("pipeline", "importers", "ops/ingest.py", "indexing.py", "embed.py",
                "models.py", "config.py")
 
 
