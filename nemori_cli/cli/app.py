@@ -41,7 +41,7 @@ def root(
     ] = None,
     llm: Annotated[
         str | None,
-        typer.Option("--llm", help="litellm model for extraction (env NEMORI_LLM_MODEL)."),
+        typer.Option("--llm", help="litellm model to extract and answer (env NEMORI_LLM_MODEL)."),
     ] = None,
     llm_base_url: Annotated[
         str | None, typer.Option("--llm-base-url", help="OpenAI-compatible base URL.")
