@@ -13,6 +13,7 @@ from typing import Any
 
 import locomo_data
 
+from nemori_cli.answer.budget import hit_text, take_budget
 from nemori_cli.pipeline.rewrite import word_set
 
 BUDGETS = (500, 1000, 2000)
@@ -83,29 +84,8 @@ def questions(samples: Sequence[dict[str, Any]], indexes: Sequence[int]) -> list
     return out
 
 
-def words(text: str) -> list[str]:
-    return text.split()
-
-
 def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
-
-
-def hit_text(hit: Any) -> str:
-    """What an answering model is shown of a hit: title and content."""
-    return f"{hit.title}\n{hit.content}" if getattr(hit, "title", None) else hit.content
-
-
-def take_budget(hits: Sequence[Any], budget: int) -> list[Any]:
-    """Hits in rank order while the running word count stays within budget."""
-    taken, used = [], 0
-    for hit in hits:
-        n = len(words(hit_text(hit)))
-        if used + n > budget:
-            break
-        taken.append(hit)
-        used += n
-    return taken
 
 
 def score(q: Question, hits: Sequence[Any]) -> dict[str, float]:

@@ -74,6 +74,28 @@ class MemoryTools:
             )
         return [h.to_dict() for h in hits]
 
+    def ask_memory(
+        self,
+        question: Annotated[str, Field(description="The question, in plain words")],
+        budget: Annotated[
+            int, Field(ge=1, le=20000, description="Words of memories the model reads")
+        ] = 1500,
+        kind: Literal["all", "episode", "fact"] = "all",
+        since: Annotated[str | None, Field(description="Only from this date (ISO)")] = None,
+        until: Annotated[str | None, Field(description="Only up to this date (ISO)")] = None,
+    ) -> dict[str, Any]:
+        """Answer a question from memory with citations, as `nemori ask --json` does."""
+        with self._lock:
+            result = self.memory.ask(
+                question,
+                budget=budget,
+                kind=kind,
+                since=_parse_when(since, "since"),
+                until=_parse_when(until, "until"),
+                user=self.user,
+            )
+        return result.to_dict()
+
     def list_facts(
         self,
         category: Literal["user_profile", "experience", "knowledge", "other"] | None = None,
@@ -162,6 +184,14 @@ DESCRIPTIONS = {
         "below 0.5 is a weak match). kind narrows to 'episode' or 'fact'; since/until take a "
         "day, month or year (each included whole) or a phrase such as 'last March'."
     ),
+    "ask_memory": (
+        "Answer a question from the memory: the best memories within `budget` words are shown "
+        "to the configured LLM, which answers only from them, citing them as [1], [2]. Returns "
+        "{question, answer, answerable, citations: [{n, kind, id, message_ids}], "
+        "invalid_citations, hits, model, usage}; memory n is hits[n-1]. answerable is false "
+        "when the memories do not hold the answer; answer is null when no LLM is configured "
+        "(hits are then the best evidence). Same filters as search_memory."
+    ),
     "list_facts": (
         "List the newest current facts about the person (at most `limit`), oldest first, "
         f"optionally of one category ({', '.join(CATEGORIES)}), each with its provenance."
@@ -197,7 +227,7 @@ def build_server(memory: Memory, user: str | None = None) -> MCPServer:
         handler.setLevel(logging.WARNING)
     for name, description in DESCRIPTIONS.items():
         fn = _tool(getattr(tools, name))
-        read_only = name in ("search_memory", "list_facts", "show_episode")
+        read_only = name in ("search_memory", "ask_memory", "list_facts", "show_episode")
         server.add_tool(
             fn,
             name=name,

@@ -11,7 +11,9 @@ from nemori_cli.config import Settings, load_settings
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, SearchHit
 from nemori_cli.ops import delete, records
+from nemori_cli.answer.ask import AskResult
 from nemori_cli.ops.add import add_document, add_messages
+from nemori_cli.ops.ask import ask
 from nemori_cli.ops.doctor import UserReport, doctor
 from nemori_cli.ops.dry_run import DryRunReport, scan_paths
 from nemori_cli.ops.export import export_user
@@ -166,6 +168,26 @@ class Memory:
             conversation_id=conversation_id,
             category=category,
             include_superseded=include_superseded,
+        )
+
+    def ask(
+        self,
+        question: str,
+        *,
+        budget: int | None = None,
+        kind: str = "all",
+        since: datetime | None = None,
+        until: datetime | None = None,
+        user: str | None = None,
+        today: datetime | None = None,
+    ) -> AskResult:
+        """Answer a question from memory, citing the memories used (offline: the evidence).
+
+        `today` is the date the question is asked on (default: now), for "how long ago".
+        """
+        return ask(
+            self.parts, question, budget=budget, kind=kind, since=since, until=until,
+            user=user, today=today,
         )
 
     def episodes(self, *, user: str | None = None) -> list[Episode]:

@@ -72,6 +72,8 @@ async def _scenario(data: Path) -> dict[str, Any]:
                 "query": "hiking", "kind": "fact"}))
             seen["future"] = _json(await call("search_memory", {
                 "query": "hiking", "since": "2100-01-01"}))
+            seen["asked"] = _json(await call("ask_memory", {"question": "Where do I hike?"}))
+            seen["empty_question"] = await call("ask_memory", {"question": " "})
             seen["facts"] = _json(await call("list_facts", {"limit": 50}))
             episode_id = next(h["id"] for h in seen["hits"] if h["kind"] == "episode")
             seen["episode"] = _json(await call("show_episode", {"id": episode_id}))
@@ -89,12 +91,14 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return seen
 
 
-def test_lists_the_five_tools_with_their_arguments(scenario: dict[str, Any]) -> None:
+def test_lists_the_six_tools_with_their_arguments(scenario: dict[str, Any]) -> None:
     from nemori_cli.models import CATEGORIES
 
     tools = scenario["tools"]
-    assert set(tools) == {"search_memory", "list_facts", "show_episode", "add_conversation",
-                          "add_note"}
+    assert set(tools) == {"search_memory", "ask_memory", "list_facts", "show_episode",
+                          "add_conversation", "add_note"}
+    assert set(tools["ask_memory"].input_schema["properties"]) == {
+        "question", "budget", "kind", "since", "until"}
     assert set(tools["search_memory"].input_schema["properties"]) == {
         "query", "k", "kind", "since", "until"}
     category = tools["list_facts"].input_schema["properties"]["category"]
@@ -129,6 +133,13 @@ def test_search_results_follow_the_search_contract(scenario: dict[str, Any]) -> 
     assert scenario["future"] == []
 
 
+def test_ask_memory_without_a_model_returns_the_evidence(scenario: dict[str, Any]) -> None:
+    asked = scenario["asked"]
+    assert asked["answer"] is None and asked["citations"] == [] and asked["model"] is None
+    assert asked["hits"] and set(asked["hits"][0]) >= HIT_KEYS
+    assert any("Alps" in h["content"] or "hik" in h["content"] for h in asked["hits"])
+
+
 def test_list_facts_and_show_episode_return_records(scenario: dict[str, Any]) -> None:
     facts = scenario["facts"]
     assert facts and all(f["user_id"] == "alice" and f["source_message_ids"] for f in facts)
@@ -139,7 +150,8 @@ def test_list_facts_and_show_episode_return_records(scenario: dict[str, Any]) ->
 
 def test_errors_reach_the_model_as_one_line_messages(scenario: dict[str, Any]) -> None:
     for key, words in (("missing", "ep_nope"), ("bad_date", "not a date"),
-                       ("empty", "either messages or text")):
+                       ("empty", "either messages or text"),
+                       ("empty_question", "question is empty")):
         result = scenario[key]
         assert result.is_error, key
         text = result.content[0].text

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli import __version__
-from nemori_cli.cli import admin, doctor, episodes, export, facts, ingest, mcp, search, users
+from nemori_cli.cli import admin, ask, doctor, episodes, export, facts, ingest, mcp, search, users
 from nemori_cli.cli.context import AppContext
 from nemori_cli.cli.render import error
 from nemori_cli.errors import NemoriError
@@ -53,7 +53,7 @@ def root(
     ] = None,
     llm: Annotated[
         str | None,
-        typer.Option("--llm", help="litellm model for extraction (env NEMORI_LLM_MODEL)."),
+        typer.Option("--llm", help="litellm model to extract and answer (env NEMORI_LLM_MODEL)."),
     ] = None,
     llm_base_url: Annotated[
         str | None, typer.Option("--llm-base-url", help="OpenAI-compatible base URL.")
@@ -83,6 +83,7 @@ def root(
 
 ingest.register(app)
 search.register(app)
+ask.register(app)
 app.add_typer(facts.app, name="facts")
 app.add_typer(episodes.app, name="episodes")
 app.add_typer(users.app, name="users")

@@ -8,6 +8,7 @@ from typing import Any
 from nemori_cli.errors import NotFound
 from nemori_cli.models import Episode, Fact
 from nemori_cli.parts import Parts
+from nemori_cli.store.usage import UsageLog
 
 
 def list_episodes(parts: Parts, user: str | None = None) -> list[Episode]:
@@ -61,10 +62,16 @@ class Stats:
     facts_by_category: dict[str, int] = field(default_factory=dict)
     extraction: dict[str, int] = field(default_factory=dict)  # episodes by extraction status
     llm_usage: dict[str, float] = field(default_factory=dict)  # calls, tokens, cost
+    ask_usage: dict[str, float] = field(default_factory=dict)  # questions, calls, tokens, cost
     data_dir: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def usage_log(parts: Parts, user: str | None = None) -> UsageLog:
+    """The user's record of LLM spend outside extraction (answers)."""
+    return UsageLog(parts.repo(user).folder, lock_timeout=parts.settings.lock_timeout)
 
 
 def stats(parts: Parts, user: str | None = None) -> Stats:
@@ -90,5 +97,6 @@ def stats(parts: Parts, user: str | None = None) -> Stats:
         facts_by_category=categories,
         extraction=by_status,
         llm_usage=usage,
+        ask_usage=usage_log(parts, user).summary("ask", count_as="questions"),
         data_dir=str(parts.data_dir),
     )

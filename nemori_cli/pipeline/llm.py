@@ -94,7 +94,8 @@ class LLMClient:
         return f"{self.model} at {self.base_url}" if self.base_url else self.model
 
     def complete(
-        self, messages: Sequence[Message], response_model: type[T]
+        self, messages: Sequence[Message], response_model: type[T], *,
+        max_tokens: int | None = None,
     ) -> tuple[T, Usage]:
         """Return the model's answer validated as response_model, and the usage it cost.
 
@@ -105,7 +106,7 @@ class LLMClient:
         usage = Usage()
         for attempt in (1, 2):
             try:
-                response = self._call(convo, response_model)
+                response = self._call(convo, response_model, max_tokens)
             except LLMError as exc:
                 raise LLMError(str(exc), usage) from None
             usage = usage + self._usage(response)
@@ -131,20 +132,21 @@ class LLMClient:
             self._formats = ["schema", "json", "none"] if schema else ["json", "schema", "none"]
         return self._formats[0]
 
-    def _call(self, messages: list[Message], response_model: type[BaseModel]) -> Any:
+    def _call(self, messages: list[Message], response_model: type[BaseModel],
+              max_tokens: int | None = None) -> Any:
         """Send the messages, stepping down the format ladder if the provider refuses one."""
         while True:
             fmt = self.response_format()
             prepared = messages if fmt == "schema" else _with_schema_hint(messages, response_model)
             try:
-                return self._request(prepared, response_model, fmt)
+                return self._request(prepared, response_model, fmt, max_tokens)
             except _FormatRejected:
                 formats = self._formats or []
                 if fmt in formats and len(formats) > 1:
                     formats.remove(fmt)  # shared by the workers: one refusal is enough
 
     def _request(self, messages: list[Message], response_model: type[BaseModel],
-                 fmt: str) -> Any:
+                 fmt: str, max_tokens: int | None = None) -> Any:
         from tenacity import Retrying, retry_if_exception, stop_after_attempt
 
         litellm = load_litellm()
@@ -156,6 +158,8 @@ class LLMClient:
             "drop_params": True,
             "temperature": 0,
         }
+        if max_tokens:
+            kwargs["max_tokens"] = max_tokens
         if fmt == "schema":
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": response_model.__name__,

@@ -10,7 +10,7 @@ from importlib.resources import files
 from nemori_cli.models import Message
 
 ChatMessage = dict[str, str]
-_TAGS = re.compile(r"<\s*(/?)\s*(conversation|known_facts)", re.IGNORECASE)
+_TAGS = re.compile(r"<\s*(/?)\s*(conversation|known_facts|memories)", re.IGNORECASE)
 
 
 @cache

@@ -1,0 +1,1 @@
+"""Answers from memory: the evidence shown within a word budget, the prompt, citations."""

@@ -1,0 +1,89 @@
+"""`nemori ask`: answer a question from memory, citing the memories used."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from nemori_cli.cli import context, render
+from nemori_cli.cli.search import parse_when
+from nemori_cli.errors import UsageError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask)
+
+
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str | None, typer.Argument(help="The question, in plain words.")] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, help="Words of memories the model reads.")
+    ] = 1500,
+    kind: Annotated[str, typer.Option(help="episode, fact or all.")] = "all",
+    since: Annotated[str | None, typer.Option(help="Only from this date (ISO 8601).")] = None,
+    until: Annotated[str | None, typer.Option(help="Only up to this date (ISO 8601).")] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", "-u", help="User to ask about (default: the global one)."),
+    ] = None,
+    stdin: Annotated[bool, typer.Option("--stdin", help="Read one question a line.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
+) -> None:
+    """Answer a question from memory, citing the memories used (needs an LLM; else evidence)."""
+    if stdin == (question is not None):
+        raise UsageError("give a QUESTION or --stdin (one question a line), not both or neither")
+    from nemori_cli.cli import answer_view
+
+    memory = context.get(ctx).memory()
+    options: dict[str, Any] = dict(
+        budget=budget,
+        kind=kind,
+        since=parse_when(since, "--since"),
+        until=parse_when(until, "--until"),
+        user=user,
+    )
+    if not memory.settings.llm_model:
+        render.err.print(answer_view.CONFIGURE_HINT, markup=False, soft_wrap=True)
+    if stdin:
+        if not answer_batch(memory, options, as_json):
+            raise typer.Exit(1)
+        return
+    assert question is not None
+    with render.interrupts_reported():
+        result = memory.ask(question, **options)
+    if as_json:
+        render.print_json(result.to_dict())
+    elif as_jsonl:
+        render.print_jsonl([result.to_dict()])
+    else:
+        answer_view.show(result)
+
+
+def answer_batch(memory: Any, options: dict[str, Any], as_json: bool) -> bool:
+    """Answer each stdin line as one JSON line (a JSON array with --json); False if any failed."""
+    from nemori_cli.pipeline.llm import LLMError
+
+    rows: list[dict[str, Any]] = []
+    ok = True
+    with render.interrupts_reported():
+        for line in sys.stdin:
+            q = line.strip()
+            if not q:
+                continue
+            try:
+                row = memory.ask(q, **options).to_dict()
+            except LLMError as exc:  # one question failed: say so on its line, go on
+                row = {"question": q, "error": str(exc)}
+                render.error(str(exc))
+                ok = False
+            if as_json:
+                rows.append(row)
+            else:
+                render.print_jsonl([row])
+    if as_json:
+        render.print_json(rows)
+    return ok
