@@ -16,6 +16,7 @@ import orjson
 from pydantic import BaseModel, Field
 
 from nemori_cli import __version__
+from nemori_cli.daterange import parse_range
 from nemori_cli.errors import NemoriError, UsageError
 from nemori_cli.memory import Memory
 from nemori_cli.models import CATEGORIES, to_iso, utcnow
@@ -65,8 +66,6 @@ class MemoryTools:
         ] = None,
     ) -> list[dict[str, Any]]:
         """Return the best hits for a query, as the search contract has them."""
-        from nemori_cli.daterange import parse_range
-
         dates = parse_range(since or None, until or None, prefix="")
         with self._lock:
             hits = self.memory.search(
@@ -81,17 +80,18 @@ class MemoryTools:
             int, Field(ge=1, le=20000, description="Words of memories the model reads")
         ] = 1500,
         kind: Literal["all", "episode", "fact"] = "all",
-        since: Annotated[str | None, Field(description="Only from this date (ISO)")] = None,
-        until: Annotated[str | None, Field(description="Only up to this date (ISO)")] = None,
+        since: Annotated[str | None, Field(description="Only from this date on")] = None,
+        until: Annotated[str | None, Field(description="Only up to this date, included")] = None,
     ) -> dict[str, Any]:
         """Answer a question from memory with citations, as `nemori ask --json` does."""
+        dates = parse_range(since or None, until or None, prefix="")
         with self._lock:
             result = self.memory.ask(
                 question,
                 budget=budget,
                 kind=kind,
-                since=_parse_when(since, "since"),
-                until=_parse_when(until, "until"),
+                since=dates.since,
+                until=dates.until,
                 user=self.user,
             )
         return result.to_dict()

@@ -7,11 +7,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from nemori_cli.answer.ask import AskResult
 from nemori_cli.config import Settings, load_settings
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, SearchHit
 from nemori_cli.ops import delete, records
-from nemori_cli.answer.ask import AskResult
 from nemori_cli.ops.add import add_document, add_messages
 from nemori_cli.ops.ask import ask
 from nemori_cli.ops.doctor import UserReport, doctor

@@ -12,6 +12,7 @@ from nemori_cli.answer.budget import take_budget
 from nemori_cli.config import Settings
 from nemori_cli.models import SearchHit, utcnow
 from nemori_cli.pipeline.base import Usage
+from nemori_cli.pipeline.llm import LLMClient, LLMError
 from nemori_cli.pipeline.prompts.answer import AnswerModel, answer_messages
 from nemori_cli.store.usage import UsageLog
 
@@ -111,8 +112,6 @@ def answer_question(
         return AskResult(question, None, None, (), tuple(shown))
     if not shown:
         return AskResult(question, NO_MEMORIES, False, (), (), model=settings.llm_model)
-    from nemori_cli.pipeline.llm import LLMClient
-
     client = LLMClient(replace(settings, llm_retries=min(settings.llm_retries, ASK_RETRIES)))
     messages = answer_messages(question, shown, today or utcnow())
     reply, usage = client.complete(messages, AnswerModel, max_tokens=ANSWER_MAX_TOKENS)
@@ -129,8 +128,6 @@ def answer_within_budget(
     today: datetime | None = None,
 ) -> AskResult:
     """Show the model the ranked hits that fit the word budget; record what answering cost."""
-    from nemori_cli.pipeline.llm import LLMError
-
     shown = take_budget(hits, budget)
     try:
         result = answer_question(question, shown, settings, today=today)

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli.cli import context, render
-from nemori_cli.cli.search import parse_when
+from nemori_cli.cli.search import DATES_HELP
+from nemori_cli.daterange import parse_range
 from nemori_cli.errors import UsageError
 
 
@@ -23,11 +24,9 @@ def ask(
         int, typer.Option("--budget", min=1, help="Words of memories the model reads.")
     ] = 1500,
     kind: Annotated[str, typer.Option(help="episode, fact or all.")] = "all",
-    since: Annotated[str | None, typer.Option(help="Only from this date (ISO 8601).")] = None,
-    until: Annotated[str | None, typer.Option(help="Only up to this date (ISO 8601).")] = None,
-    user: Annotated[
-        str | None,
-        typer.Option("--user", "-u", help="User to ask about (default: the global one)."),
+    since: Annotated[str | None, typer.Option(help=f"From this date on: {DATES_HELP}.")] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Up to this date, included (a day means all of it).")
     ] = None,
     stdin: Annotated[bool, typer.Option("--stdin", help="Read one question a line.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -38,14 +37,9 @@ def ask(
         raise UsageError("give a QUESTION or --stdin (one question a line), not both or neither")
     from nemori_cli.cli import answer_view
 
-    memory = context.get(ctx).memory()
-    options: dict[str, Any] = dict(
-        budget=budget,
-        kind=kind,
-        since=parse_when(since, "--since"),
-        until=parse_when(until, "--until"),
-        user=user,
-    )
+    dates = parse_range(since, until)
+    memory = context.reader(ctx)
+    options: dict[str, Any] = dict(budget=budget, kind=kind, since=dates.since, until=dates.until)
     if not memory.settings.llm_model:
         render.err.print(answer_view.CONFIGURE_HINT, markup=False, soft_wrap=True)
     if stdin:

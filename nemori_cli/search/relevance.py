@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, SearchHit
+from nemori_cli.search.focus import terms
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,8 +40,6 @@ def relevance(cosine: float, coverage: float) -> float:
 
 def coverage(query: str, text: str) -> float:
     """The share of the query's content words (stemmed) that the text contains."""
-    from nemori_cli.search.focus import terms
-
     wanted = terms(query)
     return len(wanted & terms(text)) / len(wanted) if wanted else 0.0
 
@@ -115,8 +114,6 @@ LEAD_CHARS = 40  # context kept before the first matching word
 
 def snippet(query: str, hit: SearchHit, width: int = SNIPPET_CHARS) -> str:
     """The line of the hit that holds most of the query's words, from just before the first."""
-    from nemori_cli.search.focus import terms
-
     if hit.kind == "fact":
         return _cut(hit.content, width)
     wanted = terms(query)
