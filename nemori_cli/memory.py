@@ -410,15 +410,21 @@ class Memory:
         episodes = self.repo(user).episodes.all().values()
         facts = list(self.repo(user).facts.all().values())
         by_status: dict[str, int] = {}
+        made_by: dict[str, int] = {}
         usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0}
         for ep in episodes:
             st = ep.extraction.get("status", "unknown")
             by_status[st] = by_status.get(st, 0) + 1
+            reason = ep.fallback_reason
+            who = f"offline fallback ({reason})" if reason else ep.made_by
+            made_by[who] = made_by.get(who, 0) + 1
             for key in usage:
                 usage[key] += ep.extraction.get(key, 0) or 0
         categories: dict[str, int] = {}
+        extractors: dict[str, int] = {}
         for f in facts:
             categories[f.category] = categories.get(f.category, 0) + 1
+            extractors[f.extractor] = extractors.get(f.extractor, 0) + 1
         return {
             "user": self.user_id(user),
             "episodes": len(episodes),
@@ -427,6 +433,8 @@ class Memory:
             "current_facts": sum(1 for f in facts if f.superseded_by is None),
             "facts_by_category": categories,
             "extraction": by_status,
+            "episodes_made_by": made_by,
+            "facts_by_extractor": extractors,
             "llm_usage": usage,
             "data_dir": str(self.data_dir),
         }

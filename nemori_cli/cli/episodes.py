@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.models import Episode
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
 
@@ -36,11 +37,17 @@ def list_episodes(
                 e.timestamp.strftime("%Y-%m-%d %H:%M") if e.timestamp else "",
                 len(e.message_ids),
                 render.short(e.title, 70),
-                e.extraction.get("status", ""),
+                made_by(e),
             )
             for e in episodes
         ]
-        render.table(f"{len(episodes)} episodes", ["id", "when", "msgs", "title", "facts"], rows)
+        render.table(f"{len(episodes)} episodes", ["id", "when", "msgs", "title", "made by"], rows)
+
+
+def made_by(episode: Episode) -> str:
+    """Say who made an episode: llm, offline, or the fallback and why ("offline (timeout)")."""
+    reason = episode.fallback_reason
+    return f"offline ({reason})" if reason else episode.made_by
 
 
 @app.command("show")

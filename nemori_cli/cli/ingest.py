@@ -66,16 +66,26 @@ def _summary_table(s: dict[str, Any]) -> None:
         ("failed", len(s["failed"])),
         ("seconds", f"{s['seconds']:.1f}"),
     ]
-    if s["llm_calls"]:
+    if s["llm_calls"] or s.get("llm_stopped") or s["extraction_failed"]:
+        reasons = ", ".join(f"{n} {why}" for why, n in sorted(s["fallback_reasons"].items()))
         rows += [
             ("LLM calls", s["llm_calls"]),
             ("tokens (prompt/completion)", f"{s['prompt_tokens']}/{s['completion_tokens']}"),
             ("cost (USD)", f"{s['cost']:.4f}"),
-            ("episodes whose extraction failed", s["extraction_failed"]),
+            ("episodes made by the LLM", s["llm_episodes"]),
+            ("episodes made offline after the LLM failed",
+             f"{s['extraction_failed']} ({reasons})" if reasons else s["extraction_failed"]),
+            ("episodes cut offline (segmentation failed)", s["segment_fallbacks"]),
         ]
     render.table("Ingest summary", ["", "count"], rows)
     for item in s["skipped"]:
         render.out.print(f"skipped {item['what']}: {item['why']}", markup=False)
+    if s.get("llm_stopped"):
+        render.err.print(
+            f"note: the LLM was not called for the rest of this run after {s['llm_stopped']}; "
+            "those episodes were made offline. Try again later with `nemori backfill --redo`.",
+            markup=False, highlight=False, soft_wrap=True,
+        )
 
 
 def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_json: bool) -> None:
