@@ -30,7 +30,7 @@ def backfill(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Extract facts for episodes whose extraction is missing or failed (resumable)."""
-    from nemori_cli.cli.ingest import _summary_table
+    from nemori_cli.cli.ingest import _summary_table, report_stopped
 
     with render.interrupts_reported(), render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress, workers=workers)
@@ -39,6 +39,7 @@ def backfill(
         render.print_json(summary.to_dict())
     else:
         _summary_table(summary.to_dict())
+    report_stopped(summary.to_dict())
 
 
 def reindex(ctx: typer.Context) -> None:

@@ -50,8 +50,19 @@ def ingest(
         render.print_json(summary.to_dict())
     else:
         _summary_table(summary.to_dict())
+    report_stopped(summary.to_dict())
     if summary.failed:
         raise typer.Exit(1)
+
+
+def report_stopped(s: dict[str, Any]) -> None:
+    """Say on stderr that the LLM was stopped mid-run, why, and how to try again."""
+    if s.get("llm_stopped"):
+        render.err.print(
+            f"note: the LLM was not called for the rest of this run after {s['llm_stopped']}; "
+            "those episodes were made offline. Try again later with `nemori backfill --redo`.",
+            markup=False, highlight=False, soft_wrap=True,
+        )
 
 
 def _summary_table(s: dict[str, Any]) -> None:
@@ -80,12 +91,6 @@ def _summary_table(s: dict[str, Any]) -> None:
     render.table("Ingest summary", ["", "count"], rows)
     for item in s["skipped"]:
         render.out.print(f"skipped {item['what']}: {item['why']}", markup=False)
-    if s.get("llm_stopped"):
-        render.err.print(
-            f"note: the LLM was not called for the rest of this run after {s['llm_stopped']}; "
-            "those episodes were made offline. Try again later with `nemori backfill --redo`.",
-            markup=False, highlight=False, soft_wrap=True,
-        )
 
 
 def _dry_run(app_ctx: context.AppContext, paths: list[str], fmt: str | None, as_json: bool) -> None:
