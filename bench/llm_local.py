@@ -165,7 +165,7 @@ def markdown(r: dict[str, Any]) -> str:
         "## Local models (issue: a real model end to end)",
         "",
         f"`{COMMAND}` starts llama-cpp-python's server (0.3.36, built with the flags in",
-        "`.ci/run`, `--n_ctx 4096`, 2 threads) on 127.0.0.1 with each model and runs nemori's",
+        "`.ci/run`, `--n_ctx 8192`, 2 threads) on 127.0.0.1 with each model and runs nemori's",
         "ingest in-process. Machine: 2 shared cores. Both models are far weaker than what",
         "people run (7B+ or a hosted API): these figures prove the path is bounded and honest,",
         "not what nemori's facts are worth.",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 STARTUP_SECONDS = 180.0
 # keep the flags that load and decode on this CPU; see docs/benchmarks.md for the speeds
-SERVER_ARGS = ("--n_ctx", "4096", "--n_threads", "2")
+SERVER_ARGS = ("--n_ctx", "8192", "--n_threads", "2")  # 8192: what nemori assumes unsaid
 
 
 def missing(*modules: str) -> str | None:
