@@ -55,13 +55,15 @@ def gemma(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def nemori(data: Path, base: str, alias: str, *args: str,
+def nemori(data: Path, base: str | None, alias: str, *args: str,
            bound: float) -> tuple[dict[str, Any], str, float]:
-    """Run the CLI in its own process against the server; return (--json output, stderr, s)."""
+    """Run the CLI in its own process against the server (offline without base); return
+    (--json output, stderr, seconds)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
     env["NEMORI_CONFIG"] = str(data.parent / "no-config.toml")
-    cmd = [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data),
-           "--llm", f"openai/{alias}", "--llm-base-url", base, *args, "--json"]
+    llm = ["--llm", f"openai/{alias}", "--llm-base-url", base] if base else []
+    cmd = [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), *llm, *args,
+           "--json"]
     started = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=bound * 2,
                           check=False)
@@ -106,38 +108,48 @@ def assert_honest(summary: dict[str, Any], episodes: list[dict[str, Any]]) -> No
 
 
 def test_smollm2_ingests_backfills_and_corrects_sample_chats(smol: str, tmp_path: Path) -> None:
-    chats = tmp_path / "chats"
-    chats.mkdir()
-    for name in ("alps-hiking-trip.json", "moving-to-lisbon.md"):
-        shutil.copy(SAMPLE_CHATS / name, chats / name)
+    first, offline, later = (tmp_path / name for name in ("first", "offline", "later"))
+    for folder, name in ((first, "alps-hiking-trip.json"), (offline, "moving-to-lisbon.md"),
+                         (later, "changing-jobs.md")):
+        folder.mkdir()
+        shutil.copy(SAMPLE_CHATS / name, folder / name)
     data = tmp_path / "data"
-    messages = source_message_count(chats)
+    messages = source_message_count(first)
 
-    summary, err, _ = nemori(data, smol, "smol", "ingest", str(chats), bound=INGEST_SECONDS)
+    summary, _, _ = nemori(data, smol, "smol", "ingest", str(first), bound=INGEST_SECONDS)
     episodes = assert_every_message_once(data, messages)
     assert summary["messages"] == messages and summary["episodes"] == len(episodes)
     assert_honest(summary, episodes)
-    used = sum(e["extraction"].get("calls", 0) for e in episodes)
-    assert used == summary["llm_calls"]  # every call is recorded on an episode
+    assert sum(e["extraction"].get("calls", 0) for e in episodes) == summary["llm_calls"]
     facts = stored(data, "facts")
     assert {f["extractor"] for f in facts} <= {"offline", "llm:openai/smol"}
     llm_made = {e["id"] for e in episodes if e["extraction"]["status"] == "done"}
-    for f in facts:  # a fact says which extractor made it, and the LLM's come from its episodes
+    for f in facts:  # a fact says which extractor made it; the LLM's come from its episodes
         if f["extractor"] != "offline":
             assert set(f["source_episode_ids"]) & llm_made
 
+    # episodes made offline, then redone with the model
+    nemori(data, None, "", "ingest", str(offline), bound=STEP_SECONDS)
+    messages += source_message_count(offline)
+    before = stored(data, "episodes")
+    todo = [e for e in before if e["extraction"].get("extractor") == "offline"
+            or e["extraction"].get("status") != "done"]
     redo, _, _ = nemori(data, smol, "smol", "backfill", "--redo", bound=STEP_SECONDS)
-    assert_every_message_once(data, messages)
-    assert redo["llm_calls"] > 0 or redo["llm_stopped"]
+    after = assert_every_message_once(data, messages)
+    assert todo and redo["llm_episodes"] + redo["fallback_episodes"] == len(todo)
+    assert redo["llm_calls"] > 0 and redo["prompt_tokens"] > 0
+    assert all(e["extraction"]["extractor"] == "llm:openai/smol" for e in after)
 
-    more = tmp_path / "more"
-    more.mkdir()
-    shutil.copy(SAMPLE_CHATS / "changing-jobs.md", more / "changing-jobs.md")
-    corrected, _, _ = nemori(data, smol, "smol", "ingest", "--prediction-correction", str(more),
-                             bound=STEP_SECONDS)
-    episodes = assert_every_message_once(data, messages + source_message_count(more))
-    assert_honest(corrected, [e for e in episodes if e["conversation_id"].startswith("changing")]
-                  or episodes)
+    corrected, _, _ = nemori(data, smol, "smol", "ingest", "--prediction-correction",
+                             str(later), bound=STEP_SECONDS)
+    messages += source_message_count(later)
+    episodes = assert_every_message_once(data, messages)
+    assert corrected["episodes"] > 0
+    assert corrected["llm_episodes"] + corrected["fallback_episodes"] == corrected["episodes"]
+    assert corrected["llm_calls"] > 0 or corrected["llm_stopped"]
+    modes = {e["extraction"].get("mode") for e in episodes if e["id"] not in
+             {b["id"] for b in before}}
+    assert modes <= {"prediction-correction", "direct", None}
 
 
 def test_gemma_base_model_is_bounded_and_reported_honestly(gemma: str, tmp_path: Path) -> None:
