@@ -40,8 +40,15 @@ class Settings:
     prediction_correction: bool = False
     # LLM calls
     workers: int = 4
-    llm_timeout: float = 120.0
+    llm_timeout: float = 120.0  # until an answer's speed is measured; then sized to it
     llm_retries: int = 4
+    llm_context: int = 0  # the model's context in tokens; 0: ask the server or litellm
+    # the first rung of the format ladder: auto (by provider), grammar, schema, json or none
+    llm_response_format: str = "auto"
+    # the longest answer allowed per call (tokens); a longer one is cut and asked again
+    llm_max_tokens_segment: int = 512
+    llm_max_tokens_episode: int = 800
+    llm_max_tokens_prediction: int = 1000
     # storage
     lock_timeout: float = 60.0
 
@@ -96,6 +103,7 @@ _ENV = {
     "lock_timeout": "NEMORI_LOCK_TIMEOUT",
     "dedup_threshold": "NEMORI_DEDUP_THRESHOLD",
     "prediction_correction": "NEMORI_PREDICTION_CORRECTION",
+    "llm_context": "NEMORI_LLM_CONTEXT",
 }
 
 

@@ -149,6 +149,24 @@ class Episode:
         """Return a copy whose extraction record has these keys changed."""
         return replace(self, extraction={**self.extraction, **changes})
 
+    @property
+    def made_by(self) -> str:
+        """Who made the episode's narrative and facts: "llm", "offline", "offline fallback"
+        (the LLM was asked and failed; see fallback_reason), or "pending"/"skipped"."""
+        status = self.extraction.get("status") or ""
+        if not str(self.extraction.get("extractor") or "offline").startswith("llm:"):
+            return "offline" if status in ("done", "") else status
+        if status == "done":
+            return "llm"
+        return "offline fallback" if status == "failed" else status
+
+    @property
+    def fallback_reason(self) -> str | None:
+        """Why the LLM's answer was not used: invalid, timeout, error, stopped (None if it was)."""
+        if self.made_by != "offline fallback":
+            return None
+        return str(self.extraction.get("fallback") or "error")  # older records lack the kind
+
 
 @dataclass(frozen=True, slots=True)
 class Fact:

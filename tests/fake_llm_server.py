@@ -72,6 +72,11 @@ class FakeLLMServer:
         self.script: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.request_times: list[float] = []
+        self.pages: dict[str, Any] = {}  # GET path -> JSON answer (e.g. "/v1/models")
+        self.serial = False  # answer one request at a time, like llama.cpp's server
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self._serving = threading.Lock()
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
@@ -113,15 +118,37 @@ class FakeLLMServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                page = server.pages.get(self.path)
+                body = json.dumps(page if page is not None else {"error": "not found"}).encode()
+                self.send_response(200 if page is not None else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length") or 0)
                 try:
                     request = json.loads(self.rfile.read(length) or b"{}")
                 except ValueError:
                     request = {}
-                reply = server._answer(self.path, request)
-                if reply.delay:
-                    time.sleep(reply.delay)
+                with server._lock:
+                    server.in_flight += 1
+                    server.peak_in_flight = max(server.peak_in_flight, server.in_flight)
+                try:
+                    if server.serial:
+                        with server._serving:  # queued like on a one-request-at-a-time server
+                            reply = server._answer(self.path, request)
+                            if reply.delay:
+                                time.sleep(reply.delay)
+                    else:
+                        reply = server._answer(self.path, request)
+                        if reply.delay:
+                            time.sleep(reply.delay)
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from nemori_cli.cli import context, render
-from nemori_cli.cli.ingest import show_summary
+from nemori_cli.cli.ingest import report_stopped, show_summary
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -38,6 +38,7 @@ def backfill(
         render.print_json(summary.to_dict())
     else:
         show_summary(summary.to_dict())
+    report_stopped(summary.to_dict())
 
 
 def reindex(ctx: typer.Context) -> None:

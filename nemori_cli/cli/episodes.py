@@ -9,6 +9,7 @@ import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.cli.search import DATES_HELP
+from nemori_cli.models import Episode
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
 
@@ -53,11 +54,18 @@ def list_episodes(
                 len(e.message_ids),
                 render.short(e.title, 70),
                 counts[e.id] if e.extraction.get("status") == "done" else e.extraction["status"],
+                made_by(e),
             )
             for e in episodes
         ]
-        columns = ["id", "when", "msgs", "title", "facts"]
+        columns = ["id", "when", "msgs", "title", "facts", "made by"]
         render.table(plural(len(episodes), "episode"), columns, rows)
+
+
+def made_by(episode: Episode) -> str:
+    """Say who made an episode: llm, offline, or the fallback and why ("offline (timeout)")."""
+    reason = episode.fallback_reason
+    return f"offline ({reason})" if reason else episode.made_by
 
 
 @app.command("show")

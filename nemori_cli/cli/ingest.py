@@ -53,6 +53,7 @@ def ingest(
         render.print_json(summary.to_dict())
     elif summary.files or not summary.failed:  # a wrong path alone: its error says it all
         show_summary(summary.to_dict(), verbose)
+    report_stopped(summary.to_dict())
     if summary.failed:
         raise typer.Exit(1)
 
@@ -77,9 +78,25 @@ def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
             f"LLM: {plural(s['llm_calls'], 'call')}, {s['prompt_tokens']}/"
             f"{s['completion_tokens']} tokens (prompt/completion), {s['cost']:.4f} USD"
         )
-    if s["extraction_failed"]:
-        say(f"{plural(s['extraction_failed'], 'episode')} whose fact extraction failed")
+    if s["llm_calls"] or s.get("llm_stopped") or s["extraction_failed"]:
+        reasons = ", ".join(f"{n} {why}" for why, n in sorted(s["fallback_reasons"].items()))
+        say(
+            f"{plural(s['llm_episodes'], 'episode')} made by the LLM, "
+            f"{s['extraction_failed']} made offline after the LLM failed"
+            + (f" ({reasons})" if reasons else "")
+            + (f", {s['segment_fallbacks']} cut offline" if s["segment_fallbacks"] else "")
+        )
     report_skipped([(item["what"], item["why"]) for item in s["skipped"]], verbose)
+
+
+def report_stopped(s: dict[str, Any]) -> None:
+    """Say on stderr that the LLM was stopped mid-run, why, and how to try again."""
+    if s.get("llm_stopped"):
+        render.err.print(
+            f"note: the LLM was not called for the rest of this run after {s['llm_stopped']}; "
+            "those episodes were made offline. Try again later with `nemori backfill --redo`.",
+            markup=False, highlight=False, soft_wrap=True,
+        )
 
 
 def report_skipped(skipped: list[tuple[str, str]], verbose: bool) -> None:

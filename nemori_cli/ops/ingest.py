@@ -106,6 +106,7 @@ class IngestRun:
             finally:
                 self._finish_indexes()
                 self.summary.seconds = time.perf_counter() - started
+                self.summary.llm_stopped = getattr(self.parts.extractor, "stopped", None)
 
     def _ingest_file(self, path, format, strict, done_files, seen) -> None:  # type: ignore[no-untyped-def]
         if is_export(path):
@@ -173,6 +174,7 @@ class IngestRun:
             for segment in extractor.segment(conv):
                 ep = extractor.episode(self.user_id, conv, segment)
                 episodes.append(ep.with_extraction(extractor=extractor.name, status=status))
+                self.summary.segment_fallbacks += "segment_error" in ep.extraction
             task.advance(len(conv.messages))
         take_usage = getattr(extractor, "take_segment_usage", None)
         if take_usage is not None:  # the LLM's segmentation calls
@@ -277,8 +279,7 @@ class IngestRun:
         index = parts.vectors(self.user_id)
         for r in results:
             self.summary.usage = self.summary.usage + r.usage
-            if r.episode.extraction.get("status") == "failed":
-                self.summary.extraction_failed += 1
+            self.summary.count_extraction(r.episode.made_by, r.episode.fallback_reason)
         with parts.writing(self.user_id) as repo:
             stored = repo.facts.all()
             new: list[Fact] = []

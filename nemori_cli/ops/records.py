@@ -61,6 +61,8 @@ class Stats:
     current_facts: int
     facts_by_category: dict[str, int] = field(default_factory=dict)
     extraction: dict[str, int] = field(default_factory=dict)  # episodes by extraction status
+    episodes_made_by: dict[str, int] = field(default_factory=dict)  # llm, offline, fallbacks
+    facts_by_extractor: dict[str, int] = field(default_factory=dict)
     llm_usage: dict[str, float] = field(default_factory=dict)  # calls, tokens, cost
     ask_usage: dict[str, float] = field(default_factory=dict)  # questions, calls, tokens, cost
     data_dir: str = ""
@@ -79,15 +81,21 @@ def stats(parts: Parts, user: str | None = None) -> Stats:
     episodes = parts.repo(user).episodes.all().values()
     facts = list(parts.repo(user).facts.all().values())
     by_status: dict[str, int] = {}
+    made_by: dict[str, int] = {}
     usage: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0}
     for ep in episodes:
         st = ep.extraction.get("status", "unknown")
         by_status[st] = by_status.get(st, 0) + 1
+        reason = ep.fallback_reason
+        who = f"offline fallback ({reason})" if reason else ep.made_by
+        made_by[who] = made_by.get(who, 0) + 1
         for key in usage:
             usage[key] += ep.extraction.get(key, 0) or 0
     categories: dict[str, int] = {}
+    extractors: dict[str, int] = {}
     for f in facts:
         categories[f.category] = categories.get(f.category, 0) + 1
+        extractors[f.extractor] = extractors.get(f.extractor, 0) + 1
     return Stats(
         user=parts.user_id(user),
         episodes=len(episodes),
@@ -96,6 +104,8 @@ def stats(parts: Parts, user: str | None = None) -> Stats:
         current_facts=sum(1 for f in facts if f.superseded_by is None),
         facts_by_category=categories,
         extraction=by_status,
+        episodes_made_by=made_by,
+        facts_by_extractor=extractors,
         llm_usage=usage,
         ask_usage=usage_log(parts, user).summary("ask", count_as="questions"),
         data_dir=str(parts.data_dir),

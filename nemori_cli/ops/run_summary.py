@@ -22,8 +22,21 @@ class IngestSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
     failed: list[tuple[str, str]] = field(default_factory=list)  # (what, why)
     extraction_failed: int = 0
+    llm_episodes: int = 0  # narrative and facts made by the LLM
+    fallbacks: dict[str, int] = field(default_factory=dict)  # offline fallbacks, by reason
+    segment_fallbacks: int = 0  # episodes whose boundaries were cut offline after an LLM failure
+    llm_stopped: str | None = None  # why the LLM was no longer called (circuit breaker)
     usage: Usage = Usage()
     seconds: float = 0.0
+
+    def count_extraction(self, made_by: str, reason: str | None) -> None:
+        """Count one extracted episode by who made it."""
+        if made_by == "llm":
+            self.llm_episodes += 1
+        elif made_by == "offline fallback":
+            self.extraction_failed += 1
+            key = reason or "error"
+            self.fallbacks[key] = self.fallbacks.get(key, 0) + 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +50,11 @@ class IngestSummary:
             "skipped": [{"what": w, "why": y} for w, y in self.skipped],
             "failed": [{"what": w, "why": y} for w, y in self.failed],
             "extraction_failed": self.extraction_failed,
+            "llm_episodes": self.llm_episodes,
+            "fallback_episodes": self.extraction_failed,
+            "fallback_reasons": dict(self.fallbacks),
+            "segment_fallbacks": self.segment_fallbacks,
+            "llm_stopped": self.llm_stopped,
             "llm_calls": self.usage.calls,
             "prompt_tokens": self.usage.prompt_tokens,
             "completion_tokens": self.usage.completion_tokens,

@@ -7,9 +7,9 @@ import os
 import random
 import re
 import threading
+import time
+from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any, TypeVar
 
@@ -18,6 +18,15 @@ from pydantic import BaseModel, ValidationError
 from nemori_cli.config import Settings
 from nemori_cli.errors import NemoriError
 from nemori_cli.pipeline.base import Usage
+from nemori_cli.pipeline.llm_formats import (
+    is_local,
+    ladder,
+    refuses_format,
+    response_format,
+    schema_in_prompt,
+)
+from nemori_cli.pipeline.llm_pace import Breaker, Pace
+from nemori_cli.pipeline.llm_transport import is_timeout, is_transient, retry_after
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
@@ -27,15 +36,18 @@ _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*
 _import_lock = threading.Lock()
 _litellm: Any = None
 
-_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format")
+CHARS_PER_TOKEN = 3  # a cautious estimate of prompt size before the server counts it
 
 
 class LLMError(NemoriError):
     """The model could not be reached, refused, or never gave a valid answer."""
 
-    def __init__(self, message: str, usage: Usage | None = None) -> None:
+    def __init__(self, message: str, usage: Usage | None = None, kind: str = "error") -> None:
         super().__init__(message)
         self.usage = usage or Usage()  # what the failed attempts still cost
+        # why: "invalid" (answers did not fit), "timeout", "error" (HTTP, connection),
+        # "stopped" (not called: the circuit breaker is open)
+        self.kind = kind
 
 
 class InvalidAnswer(ValueError):
@@ -84,14 +96,43 @@ class LLMClient:
         self.retries = max(0, settings.llm_retries)
         self.backoff = backoff if backoff is not None else getattr(settings, "llm_backoff", 1.0)
         self.max_wait = max_wait
-        # response formats still to try, current first: a JSON schema, JSON mode, or none
-        # (the schema then only in the prompt); a provider that refuses one steps down
+        # response formats still to try, current first (see llm_formats); a provider that
+        # refuses one steps down, and the run remembers it
         self._formats: list[str] | None = None
+        self.local = is_local(self.base_url)
+        workers = max(1, int(getattr(settings, "workers", 1) or 1))
+        # a server of one's own may serve one request at a time: start with one in flight
+        self.pace = Pace(workers, start=1 if self.local else workers,
+                         first_timeout=self.timeout)
+        self.breaker = Breaker()
+        self.first_format = getattr(settings, "llm_response_format", "auto") or "auto"
+        # answers by outcome: valid_first, valid_retry, invalid, failed (transport), stopped
+        self.outcomes: Counter[str] = Counter()
+        self._context_setting = int(getattr(settings, "llm_context", 0) or 0)
+        self._context: tuple[int, str] | None = None
+        self._context_lock = threading.Lock()
 
     @property
     def where(self) -> str:
         """Name the model and endpoint for messages ("openai/x at http://...")."""
         return f"{self.model} at {self.base_url}" if self.base_url else self.model
+
+    @property
+    def context(self) -> int:
+        """The model's context size in tokens (a setting, the server's word, or litellm's)."""
+        if self._context is None:
+            from nemori_cli.pipeline.llm_context import context_size
+
+            with self._context_lock:
+                if self._context is None:
+                    self._context = context_size(self.model, self.base_url,
+                                                 self._context_setting)
+        return self._context[0]
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the model is no longer called this run (the circuit breaker), or None."""
+        return self.breaker.reason
 
     def complete(
         self, messages: Sequence[Message], response_model: type[T], *,
@@ -99,37 +140,55 @@ class LLMClient:
     ) -> tuple[T, Usage]:
         """Return the model's answer validated as response_model, and the usage it cost.
 
-        An invalid answer is asked again once, with the validation error; a second invalid
+        The answer may be at most max_tokens long; one cut at that limit is invalid. An
+        invalid answer is asked again once, with the validation error; a second invalid
         answer, or a transport failure after retries, raises LLMError (usage on `.usage`).
+        Once answers keep failing (the circuit breaker), raise LLMError without calling.
         """
+        if self.breaker.reason is not None:
+            self._count("stopped")
+            raise LLMError(f"LLM {self.where}: not called: stopped after "
+                           f"{self.breaker.reason}", kind="stopped")
         convo = list(messages)
         usage = Usage()
         for attempt in (1, 2):
             try:
                 response = self._call(convo, response_model, max_tokens)
             except LLMError as exc:
-                raise LLMError(str(exc), usage) from None
+                self.breaker.record(False, _clip(str(exc), 160))
+                self._count("failed")
+                raise LLMError(str(exc), usage, exc.kind) from None
             usage = usage + self._usage(response)
             content = _content(response)
             try:
-                return _parse(content, response_model, _finish_reason(response)), usage
+                answer = _parse(content, response_model, _finish_reason(response))
             except InvalidAnswer as exc:
                 if attempt == 2:
-                    raise LLMError(
-                        f"LLM {self.where}: invalid answer twice: {_short(exc)}", usage
-                    ) from None
+                    message = f"LLM {self.where}: invalid answer twice: {_short(exc)}"
+                    self.breaker.record(False, _clip(message, 160))
+                    self._count("invalid")
+                    raise LLMError(message, usage, "invalid") from None
                 convo = [*convo, {"role": "assistant", "content": content[:4000]},
                          {"role": "user", "content": _retry_hint(exc)}]
+                continue
+            self.breaker.record(True)
+            self._count("valid_first" if attempt == 1 else "valid_retry")
+            return answer, usage
         raise AssertionError("unreachable")
 
+    def _count(self, outcome: str) -> None:
+        with self._context_lock:
+            self.outcomes[outcome] += 1
+
     def response_format(self) -> str:
-        """The format asked for now: "schema", "json" (JSON mode) or "none"."""
+        """The format asked for now: "grammar", "schema", "json" (JSON mode) or "none"."""
         if self._formats is None:
-            try:
-                schema = bool(load_litellm().supports_response_schema(self.model))
-            except Exception:
-                schema = False
-            self._formats = ["schema", "json", "none"] if schema else ["json", "schema", "none"]
+            formats = ladder(self.model, self.base_url)
+            if self.first_format in formats:  # a setting starts lower down the ladder
+                formats = formats[formats.index(self.first_format):]
+            elif self.first_format != "auto":
+                formats = [self.first_format, *(f for f in formats if f != self.first_format)]
+            self._formats = formats
         return self._formats[0]
 
     def _call(self, messages: list[Message], response_model: type[BaseModel],
@@ -137,7 +196,8 @@ class LLMClient:
         """Send the messages, stepping down the format ladder if the provider refuses one."""
         while True:
             fmt = self.response_format()
-            prepared = messages if fmt == "schema" else _with_schema_hint(messages, response_model)
+            prepared = (_with_schema_hint(messages, response_model) if schema_in_prompt(fmt)
+                        else messages)
             try:
                 return self._request(prepared, response_model, fmt, max_tokens)
             except _FormatRejected:
@@ -153,21 +213,16 @@ class LLMClient:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "timeout": self.timeout,
             "max_retries": 0,  # retries are ours, so Retry-After is honoured everywhere
             "drop_params": True,
             "temperature": 0,
         }
         if max_tokens:
             kwargs["max_tokens"] = max_tokens
-        if fmt == "schema":
-            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": response_model.__name__,
-                "schema": response_model.model_json_schema(),
-                "strict": False,
-            }}
-        elif fmt == "json":
-            kwargs["response_format"] = {"type": "json_object"}
+        prompt_tokens = sum(len(m["content"]) for m in messages) // CHARS_PER_TOKEN
+        fmt_value = response_format(fmt, response_model)
+        if fmt_value is not None:
+            kwargs["response_format"] = fmt_value
         if self.base_url:
             kwargs["api_base"] = self.base_url
         if self._api_key:
@@ -177,18 +232,42 @@ class LLMClient:
         ):
             # local OpenAI-compatible servers (vLLM, LM Studio) take no key, the SDK needs one
             kwargs["api_key"] = "no-key"
+
+        def worth_retrying(exc: BaseException) -> bool:
+            if fmt != "none" and refuses_format(exc):
+                return False  # step down the ladder instead
+            if self.local and is_timeout(exc):
+                return False  # the server is still busy with the abandoned answer
+            return is_transient(exc)
+
+        def send() -> Any:
+            with self.pace.slot() as flight:
+                kwargs["timeout"] = self.pace.timeout(prompt_tokens, max_tokens)
+                started = time.perf_counter()
+                try:
+                    response = litellm.completion(**kwargs)
+                except Exception as exc:
+                    if is_transient(exc) and not refuses_format(exc):
+                        self.pace.congested()
+                    raise
+                u = self._usage(response)
+                self.pace.succeeded(time.perf_counter() - started, u.prompt_tokens,
+                                    u.completion_tokens, flight)
+                return response
+
         retrying = Retrying(
             stop=stop_after_attempt(self.retries + 1),
             wait=self._wait,
-            retry=retry_if_exception(is_transient),
+            retry=retry_if_exception(worth_retrying),
             reraise=True,
         )
         try:
-            return retrying(litellm.completion, **kwargs)
+            return retrying(send)
         except Exception as exc:
-            if fmt != "none" and _refuses_format(exc):
+            if fmt != "none" and refuses_format(exc):
                 raise _FormatRejected() from exc
-            raise LLMError(self.describe(exc)) from None
+            kind = "timeout" if is_timeout(exc) else "error"
+            raise LLMError(self.describe(exc, kwargs.get("timeout")), kind=kind) from None
 
     def _wait(self, retry_state: Any) -> float:
         exc = retry_state.outcome.exception() if retry_state.outcome else None
@@ -214,12 +293,12 @@ class LLMClient:
                 cost = 0.0  # model not in litellm's cost table
         return float(cost or 0.0)
 
-    def describe(self, exc: BaseException) -> str:
+    def describe(self, exc: BaseException, timeout: float | None = None) -> str:
         """Say in one line what went wrong talking to the model, without the key."""
         status = getattr(exc, "status_code", None)
         name = type(exc).__name__
         if name in ("Timeout", "APITimeoutError"):
-            reason = f"timed out after {self.timeout:g}s"
+            reason = f"timed out after {timeout or self.timeout:g}s"
         elif name == "APIConnectionError":
             reason = "cannot connect"
         else:
@@ -235,55 +314,6 @@ class LLMClient:
         if self._api_key:
             text = text.replace(self._api_key, "****")
         return re.sub(r"\bsk-[A-Za-z0-9_-]{8,}", "****", text)
-
-
-def _refuses_format(exc: BaseException) -> bool:
-    """Whether a 400/422 error complains about the response format."""
-    status = getattr(exc, "status_code", None)
-    text = str(exc).lower()
-    return status in (400, 422) and any(w in text for w in _FORMAT_WORDS)
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether a failed call is worth retrying: rate limits, 5xx, timeouts, lost connections."""
-    litellm = load_litellm()
-    if isinstance(exc, litellm.RateLimitError | litellm.Timeout | litellm.APIConnectionError):
-        return True
-    if isinstance(exc, litellm.InternalServerError | litellm.ServiceUnavailableError
-                  | litellm.BadGatewayError):
-        return True
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
-def retry_after(exc: BaseException) -> float | None:
-    """Seconds the server asked us to wait (Retry-After / retry-after-ms), if it said."""
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    try:
-        ms = headers.get("retry-after-ms")
-        if ms is not None:
-            return max(0.0, float(ms) / 1000)
-        value = headers.get("retry-after")
-    except Exception:
-        return None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _parse(content: str, response_model: type[T], finish_reason: str | None) -> T:

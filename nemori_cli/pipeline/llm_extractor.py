@@ -13,7 +13,9 @@ from nemori_cli.models import Conversation, Episode, Fact, Message, utcnow
 from nemori_cli.pipeline.base import Extraction, Usage
 from nemori_cli.pipeline.facts import fact_id
 from nemori_cli.pipeline.llm import LLMClient, LLMError
+from nemori_cli.pipeline.llm_context import chars_for_messages, messages_per_window
 from nemori_cli.pipeline.llm_segment import (
+    WINDOW,
     Span,
     repair_groups,
     segment_windows,
@@ -21,12 +23,16 @@ from nemori_cli.pipeline.llm_segment import (
     valid_numbers,
 )
 from nemori_cli.pipeline.offline import OfflineExtractor
+from nemori_cli.pipeline.prompts import system_prompt
+from nemori_cli.pipeline.prompts.episode import MAX_CHARS as EPISODE_CHARS
 from nemori_cli.pipeline.prompts.episode import EpisodeAnswer, episode_messages
 from nemori_cli.pipeline.prompts.prediction import PredictionAnswer, prediction_messages
+from nemori_cli.pipeline.prompts.segmentation import MAX_CHARS as LINE_CHARS
 from nemori_cli.pipeline.prompts.segmentation import Segmentation, segmentation_messages
 
 MIN_SEGMENT_MESSAGES = 4  # shorter conversations are one episode without asking
 CONFIDENCE = 0.9
+SEGMENT_TOKENS_PER_MESSAGE = 8  # a number, a comma, and a share of a topic line
 USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cost")
 
 
@@ -57,6 +63,11 @@ class LLMExtractor:
         """Everything this extractor has spent so far: segmentation and extraction."""
         return self._usage
 
+    @property
+    def stopped(self) -> str | None:
+        """Why the model is no longer called this run (its answers kept failing), or None."""
+        return self.client.stopped
+
     def take_segment_usage(self) -> Usage:
         """Return the segmentation usage since the last call, and reset it (for run summaries)."""
         with self._lock:
@@ -72,11 +83,16 @@ class LLMExtractor:
             return [msgs] if msgs else []
         window_usage: dict[int, Usage] = {}
         errors: dict[int, str] = {}
+        budget = self.settings.llm_max_tokens_segment
+        size = messages_per_window(self.client.context, budget,
+                                   len(system_prompt("segmentation")) + 200, LINE_CHARS, WINDOW)
 
         def ask(start: int, end: int) -> list[Span]:
             window = msgs[start:end]
+            tokens = min(budget, 100 + SEGMENT_TOKENS_PER_MESSAGE * len(window))
             try:
-                answer, usage = self.client.complete(segmentation_messages(window), Segmentation)
+                answer, usage = self.client.complete(segmentation_messages(window), Segmentation,
+                                                     max_tokens=tokens)
             except LLMError as exc:
                 window_usage[start] = exc.usage
                 errors[start] = str(exc)
@@ -97,7 +113,7 @@ class LLMExtractor:
             spans = spans_of([len(p) for p in parts], start)
             return spans if spans and spans[-1][1] == len(msgs) else [(start, len(msgs))]
 
-        spans = segment_windows(len(msgs), ask, fallback)
+        spans = segment_windows(len(msgs), ask, fallback, size)
         total = sum(window_usage.values(), Usage())
         self._spend(total, segmentation=True)
         failed_at = min(errors) if errors else None
@@ -132,29 +148,43 @@ class LLMExtractor:
         """Rewrite the episode and extract its facts in one call; fall back to offline facts."""
         related = [f for f in related if f.user_id == episode.user_id]
         predict = self.settings.prediction_correction and bool(related)
+        budget = (self.settings.llm_max_tokens_prediction if predict
+                  else self.settings.llm_max_tokens_episode)
         try:
+            context = self.client.context
             if predict:
+                related = _fitting(related, (context - budget) // 3)
+                fixed = len(system_prompt("prediction")) + sum(len(f.content) + 30
+                                                              for f in related)
+                chars = chars_for_messages(context, budget, fixed, len(episode.messages),
+                                           EPISODE_CHARS)
                 answer: EpisodeAnswer | PredictionAnswer
                 answer, usage = self.client.complete(
-                    prediction_messages(episode, related), PredictionAnswer
+                    prediction_messages(episode, related, chars), PredictionAnswer,
+                    max_tokens=budget,
                 )
             else:
-                answer, usage = self.client.complete(episode_messages(episode), EpisodeAnswer)
+                chars = chars_for_messages(context, budget, len(system_prompt("episode")),
+                                           len(episode.messages), EPISODE_CHARS)
+                answer, usage = self.client.complete(
+                    episode_messages(episode, chars), EpisodeAnswer, max_tokens=budget
+                )
         except Exception as exc:  # noqa: BLE001 - any failure leaves the offline result
             usage = exc.usage if isinstance(exc, LLMError) else Usage()
             message = str(exc) if isinstance(exc, LLMError) else f"{type(exc).__name__}: {exc}"
-            return self._failed(episode, related, message, usage)
+            kind = exc.kind if isinstance(exc, LLMError) else "error"
+            return self._failed(episode, related, message, usage, kind)
         self._spend(usage)
         rewritten = self._rewrite(episode, answer)
         facts, superseded = self._facts(rewritten, answer, related)
-        extraction = _without(episode.extraction, "error")
+        extraction = _without(episode.extraction, "error", "fallback")
         extraction.update(_add_usage(episode.extraction, self.name, usage),
                           extractor=self.name, status="done", rewritten=True,
                           mode="prediction-correction" if predict else "direct")
         return Extraction(replace(rewritten, extraction=extraction), facts, superseded, usage)
 
     def _failed(self, episode: Episode, related: Sequence[Fact], error: str,
-                usage: Usage) -> Extraction:
+                usage: Usage, kind: str = "error") -> Extraction:
         self._spend(usage)
         try:
             offline = self.offline.extract(episode, related)
@@ -163,7 +193,7 @@ class LLMExtractor:
             facts, superseded = [], {}
         ep = episode.with_extraction(
             **_add_usage(episode.extraction, self.name, usage),
-            extractor=self.name, status="failed", error=error,
+            extractor=self.name, status="failed", error=error, fallback=kind,
         )
         return Extraction(ep, list(facts), dict(superseded), usage)
 
@@ -215,6 +245,17 @@ class LLMExtractor:
             self._usage = self._usage + usage
             if segmentation:
                 self._segment_usage = self._segment_usage + usage
+
+
+def _fitting(related: Sequence[Fact], tokens: int) -> list[Fact]:
+    """The first related facts whose text fits in about `tokens` tokens."""
+    out, chars = [], 0
+    for fact in related:
+        chars += len(fact.content) + 30
+        if chars > tokens * 3:
+            break
+        out.append(fact)
+    return out
 
 
 def _parse_time(value: str | None) -> datetime | None:

@@ -54,17 +54,17 @@ class EpisodeAnswer(BaseModel):
     facts: list[FactItem] = Field(default_factory=list)
 
 
-def episode_input(episode: Episode) -> str:
+def episode_input(episode: Episode, max_chars: int = MAX_CHARS) -> str:
     """Describe the episode for the model: context line, speakers, the numbered messages."""
     return (
         f"The episode. Speakers: {speakers(episode.messages)}.\n\n"
-        f"{conversation_block(episode.messages, MAX_CHARS)}"
+        f"{conversation_block(episode.messages, max_chars)}"
     )
 
 
-def episode_messages(episode: Episode) -> list[ChatMessage]:
+def episode_messages(episode: Episode, max_chars: int = MAX_CHARS) -> list[ChatMessage]:
     """Build the prompt for the direct-mode extraction of one episode."""
     return [
         {"role": "system", "content": system_prompt("episode")},
-        {"role": "user", "content": episode_input(episode)},
+        {"role": "user", "content": episode_input(episode, max_chars)},
     ]

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from nemori_cli.models import Episode, Fact
 from nemori_cli.pipeline.prompts import ChatMessage, defang, system_prompt
-from nemori_cli.pipeline.prompts.episode import FactItem, episode_input
+from nemori_cli.pipeline.prompts.episode import MAX_CHARS, FactItem, episode_input
 
 MAX_FACT_CHARS = 400
 
@@ -42,7 +42,8 @@ def fact_ref(index: int) -> str:
     return f"F{index + 1}"
 
 
-def prediction_messages(episode: Episode, related: Sequence[Fact]) -> list[ChatMessage]:
+def prediction_messages(episode: Episode, related: Sequence[Fact],
+                        max_chars: int = MAX_CHARS) -> list[ChatMessage]:
     """Build the predict-then-correct prompt for one episode and the facts related to it."""
     lines = []
     for i, fact in enumerate(related):
@@ -51,5 +52,6 @@ def prediction_messages(episode: Episode, related: Sequence[Fact]) -> list[ChatM
     known = "<known_facts>\n" + "\n".join(lines) + "\n</known_facts>"
     return [
         {"role": "system", "content": system_prompt("prediction")},
-        {"role": "user", "content": f"What the memory knows:\n{known}\n\n{episode_input(episode)}"},
+        {"role": "user",
+         "content": f"What the memory knows:\n{known}\n\n{episode_input(episode, max_chars)}"},
     ]

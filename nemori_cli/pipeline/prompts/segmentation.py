@@ -25,11 +25,12 @@ class Segmentation(BaseModel):
     episodes: list[SegmentGroup]
 
 
-def segmentation_messages(messages: Sequence[Message]) -> list[ChatMessage]:
+def segmentation_messages(messages: Sequence[Message],
+                          max_chars: int = MAX_CHARS) -> list[ChatMessage]:
     """Build the prompt that asks for the episodes of these messages (numbered from 1)."""
     user = (
         f"Split these {len(messages)} messages into episodes.\n\n"
-        f"{conversation_block(messages, MAX_CHARS)}"
+        f"{conversation_block(messages, max_chars)}"
     )
     return [
         {"role": "system", "content": system_prompt("segmentation")},

@@ -1,0 +1,66 @@
+"""A run with a model that cannot do the job says so: summary, episodes list, stats, facts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from cli_runner import SAMPLE_CHATS, cli
+from fake_llm_server import FakeLLMServer, chat
+
+
+def test_a_useless_model_is_stopped_and_every_listing_says_what_fell_back(
+    data_dir: Path,
+) -> None:
+    with FakeLLMServer(lambda request: chat("Sure! Here is a poem about the sea.")) as server:
+        llm = ("--llm", "openai/tiny", "--llm-base-url", server.base_url)
+        code, out, err = cli(*llm, "ingest", str(SAMPLE_CHATS), "--json")
+        assert code == 0, err
+        summary = json.loads(out)
+        # 5 invalid answers (each asked twice), then the model is not called any more
+        assert len(server.requests) == 10 and summary["llm_calls"] == 10
+        assert summary["llm_stopped"].startswith("5 failed answers in a row")
+        assert "backfill --redo" in err and "Traceback" not in err
+        assert summary["llm_episodes"] == 0
+        assert summary["fallback_episodes"] == summary["episodes"]
+        reasons = summary["fallback_reasons"]
+        assert sum(reasons.values()) == summary["episodes"] and reasons.get("stopped", 0) > 0
+
+        code, out, _ = cli(*llm, "episodes", "list")
+        assert code == 0 and "made by" in out
+        assert out.count("offline (") == summary["episodes"]
+        code, out, _ = cli(*llm, "episodes", "list", "--json")
+        kinds = Counter(e["extraction"]["fallback"] for e in json.loads(out))
+        assert kinds == Counter(reasons)
+
+        code, out, _ = cli(*llm, "stats", "--json")
+        stats = json.loads(out)
+        made = stats["episodes_made_by"]
+        assert sum(made.values()) == summary["episodes"] and "llm" not in made
+        assert stats["facts_by_extractor"] == {"offline": stats["facts"]}
+
+        code, out, err = cli(*llm, "ingest", str(SAMPLE_CHATS))
+        assert code == 0 and "Traceback" not in err  # nothing new: nothing to report
+
+
+def test_the_summary_table_names_llm_and_fallback_episodes(data_dir: Path) -> None:
+    answers = iter(["not json", "still not json"])
+
+    def answer(request: dict[str, object]) -> object:
+        from fake_llm_server import chat_json
+
+        text = next(answers, None)
+        if text is not None:
+            return chat(text)
+        messages = json.dumps(request.get("messages"))
+        if "Split these" in messages:
+            return chat_json({"episodes": [{"messages": [1, 2, 3, 4, 5, 6, 7, 8], "topic": "t"}]})
+        return chat_json({"title": "A title", "narrative": "A narrative.", "facts": []})
+
+    with FakeLLMServer(answer) as server:
+        code, out, err = cli("--llm", "openai/tiny", "--llm-base-url", server.base_url,
+                             "ingest", str(SAMPLE_CHATS / "alps-hiking-trip.json"))
+    assert code == 0, err
+    assert "episodes made by the LLM" in out and "episodes made offline after the LLM" in out
+    assert "episodes cut offline (segmentation failed)" in out
