@@ -22,7 +22,8 @@ from fake_llm_server import FakeLLMServer, chat_json  # noqa: E402
 from nemori_cli.config import Settings  # noqa: E402
 from nemori_cli.models import Episode, Message, stable_id, utcnow  # noqa: E402
 from nemori_cli.pipeline.base import Extraction, Usage  # noqa: E402
-from nemori_cli.pipeline.llm import LLMClient, load_litellm  # noqa: E402
+from nemori_cli.pipeline.litellm_import import load_litellm  # noqa: E402
+from nemori_cli.pipeline.llm import LLMClient  # noqa: E402
 from nemori_cli.pipeline.llm_extractor import LLMExtractor  # noqa: E402
 from nemori_cli.pipeline.pool import run_pool  # noqa: E402
 

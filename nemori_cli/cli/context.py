@@ -50,15 +50,20 @@ def confirm_or_abort(question: str, yes: bool) -> None:
 
 
 def reader(ctx: typer.Context) -> Memory:
-    """The Memory for a command that reads: an error naming the users when the user has none."""
+    """The Memory for a command that reads: an error naming the users when the user is not one.
+
+    An empty store reads as empty (a note says so): nothing was mistyped there.
+    """
+    from nemori_cli.cli import render
     from nemori_cli.errors import NotFound
 
     memory = get(ctx).memory()
     uid = memory.user_id()
     users = memory.users()
-    if uid not in users:
-        known = ", ".join(users) if users else "none yet (run `nemori ingest` first)"
-        raise NotFound(f"no user {uid!r} in {memory.data_dir}; users: {known}")
+    if not users:
+        render.note(f"nothing stored yet in {memory.data_dir} (run `nemori ingest` first)")
+    elif uid not in users:
+        raise NotFound(f"no user {uid!r} in {memory.data_dir}; users: {', '.join(users)}")
     return memory
 
 

@@ -53,12 +53,12 @@ def list_episodes(
                 e.timestamp.strftime("%Y-%m-%d %H:%M") if e.timestamp else "",
                 len(e.message_ids),
                 render.short(e.title, 70),
-                counts[e.id] if e.extraction.get("status") == "done" else e.extraction["status"],
                 made_by(e),
+                counts[e.id] if e.extraction.get("status") == "done" else e.extraction["status"],
             )
             for e in episodes
         ]
-        columns = ["id", "when", "msgs", "title", "facts", "made by"]
+        columns = ["id", "when", "msgs", "title", "made by", "facts"]
         render.table(plural(len(episodes), "episode"), columns, rows)
 
 

@@ -9,6 +9,7 @@ import typer
 from nemori_cli.cli import context, render
 from nemori_cli.cli.episodes import plural
 from nemori_cli.cli.search import DATES_HELP
+from nemori_cli.errors import NotFound
 from nemori_cli.models import CATEGORIES
 
 app = typer.Typer(help="List, show and delete facts.", no_args_is_help=True)
@@ -81,8 +82,11 @@ def show_fact(
     say("")
     say(f"From {plural(len(wanted), 'message')} in {', '.join(fact.source_episode_ids)}:")
     for eid in fact.source_episode_ids:
-        ep = memory.repo().episodes.get(eid)
-        for m in ep.messages if ep else ():
+        try:
+            messages = memory.episode(eid).messages
+        except NotFound:  # a source episode deleted since
+            continue
+        for m in messages:
             if m.id in wanted:
                 stamp = f" [{m.timestamp:%Y-%m-%d %H:%M}]" if m.timestamp else ""
                 say(f"--- {m.name or m.role}{stamp} ({m.id})", style="dim")

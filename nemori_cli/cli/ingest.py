@@ -82,10 +82,11 @@ def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
         reasons = ", ".join(f"{n} {why}" for why, n in sorted(s["fallback_reasons"].items()))
         say(
             f"{plural(s['llm_episodes'], 'episode')} made by the LLM, "
-            f"{s['extraction_failed']} made offline after the LLM failed"
+            f"{plural(s['extraction_failed'], 'episode')} made offline after the LLM failed"
             + (f" ({reasons})" if reasons else "")
-            + (f", {s['segment_fallbacks']} cut offline" if s["segment_fallbacks"] else "")
         )
+    if s.get("segment_fallbacks"):
+        say(f"{plural(s['segment_fallbacks'], 'episode')} cut offline (segmentation failed)")
     report_skipped([(item["what"], item["why"]) for item in s["skipped"]], verbose)
 
 

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ValidationError
 from nemori_cli.config import Settings
 from nemori_cli.errors import NemoriError
 from nemori_cli.pipeline.base import Usage
+from nemori_cli.pipeline.litellm_import import load_litellm
+from nemori_cli.pipeline.llm_context import context_size
 from nemori_cli.pipeline.llm_formats import (
     is_local,
     ladder,
@@ -33,8 +35,6 @@ Message = dict[str, str]
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
-_import_lock = threading.Lock()
-_litellm: Any = None
 
 CHARS_PER_TOKEN = 3  # a cautious estimate of prompt size before the server counts it
 
@@ -56,30 +56,6 @@ class InvalidAnswer(ValueError):
 
 class _FormatRejected(Exception):
     """The provider refused the response format we asked for."""
-
-
-def load_litellm() -> Any:
-    """Import litellm once, quietly: local cost map, no callbacks, no debug prints."""
-    global _litellm
-    if _litellm is None:
-        with _import_lock:
-            if _litellm is None:
-                os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-                import logging
-
-                import litellm
-
-                litellm.suppress_debug_info = True
-                litellm.turn_off_message_logging = True
-                litellm.disable_hf_tokenizer_download = True
-                litellm.drop_params = True
-                litellm.callbacks = []
-                litellm.success_callback = []
-                litellm.failure_callback = []
-                for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
-                    logging.getLogger(name).setLevel(logging.CRITICAL)
-                _litellm = litellm
-    return _litellm
 
 
 class LLMClient:
@@ -121,8 +97,6 @@ class LLMClient:
     def context(self) -> int:
         """The model's context size in tokens (a setting, the server's word, or litellm's)."""
         if self._context is None:
-            from nemori_cli.pipeline.llm_context import context_size
-
             with self._context_lock:
                 if self._context is None:
                     self._context = context_size(self.model, self.base_url,

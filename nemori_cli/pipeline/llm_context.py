@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import urllib.request
 from typing import Any
-from urllib.parse import urlparse, urlunparse
+
+from nemori_cli.pipeline.litellm_import import load_litellm
 
 DEFAULT_CONTEXT = 8192  # when neither litellm nor the server says: what local servers default to
 CHARS_PER_TOKEN = 3  # cautious: English chat text runs ~4 characters a token
@@ -26,8 +27,6 @@ def context_size(model: str, base_url: str | None, setting: int = 0) -> tuple[in
         if found:
             return found, f"server {base_url}"
     try:
-        from nemori_cli.pipeline.llm import load_litellm
-
         info = load_litellm().get_model_info(model)
         tokens = int(info.get("max_input_tokens") or info.get("max_tokens") or 0)
         if tokens > 0:
@@ -40,8 +39,7 @@ def context_size(model: str, base_url: str | None, setting: int = 0) -> tuple[in
 def probe_server(base_url: str) -> int | None:
     """Ask an OpenAI-compatible server for its context size (/v1/models, then /props)."""
     root = base_url.rstrip("/")
-    parsed = urlparse(root)
-    bare = urlunparse(parsed._replace(path=parsed.path.removesuffix("/v1")))
+    bare = root.removesuffix("/v1")
     for url in (f"{root}/models", f"{bare}/props", f"{bare}/api/v0/models"):
         data = _get_json(url)
         found = _find_context(data) if data is not None else None

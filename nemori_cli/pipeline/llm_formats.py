@@ -8,6 +8,8 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel
 
+from nemori_cli.pipeline.litellm_import import load_litellm
+
 # The rungs, by what they send:
 #   "grammar": {"type": "json_object", "schema": ...}: llama.cpp constrains decoding to the schema
 #   "schema":  {"type": "json_schema", ...}: OpenAI, Anthropic (as a tool), vLLM, LM Studio,
@@ -21,8 +23,6 @@ LOCAL_SERVERS = ("ollama", "ollama_chat", "hosted_vllm", "lm_studio", "llamafile
 
 def provider_of(model: str, base_url: str | None) -> str:
     """The litellm provider that serves this model ("openai", "ollama", ...), or ""."""
-    from nemori_cli.pipeline.llm import load_litellm
-
     try:
         return str(load_litellm().get_llm_provider(model, api_base=base_url)[1] or "")
     except Exception:
@@ -31,8 +31,6 @@ def provider_of(model: str, base_url: str | None) -> str:
 
 def ladder(model: str, base_url: str | None) -> list[str]:
     """The formats to try for this model, first to last; a refused one is dropped for the run."""
-    from nemori_cli.pipeline.llm import load_litellm
-
     provider = provider_of(model, base_url)
     if provider in ("ollama", "ollama_chat"):
         return ["schema", "json", "none"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from nemori_cli.pipeline.litellm_import import load_litellm
+
 
 def is_timeout(exc: BaseException) -> bool:
     """Whether a failed call timed out waiting for the answer."""
@@ -13,8 +15,6 @@ def is_timeout(exc: BaseException) -> bool:
 
 def is_transient(exc: BaseException) -> bool:
     """Whether a failed call is worth retrying: rate limits, 5xx, timeouts, lost connections."""
-    from nemori_cli.pipeline.llm import load_litellm
-
     litellm = load_litellm()
     if isinstance(exc, litellm.RateLimitError | litellm.Timeout | litellm.APIConnectionError):
         return True
