@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from docs_section import replace_section
 from locomo_eval import CATEGORIES
 
 START, END = "<!-- locomo-qa:start -->", "<!-- locomo-qa:end -->"
@@ -116,9 +117,4 @@ questions, extraction {st['extraction']}; {results['seconds']:.0f} s).
 
 def write_docs(results: dict[str, Any], path: Path) -> None:
     """Replace only the locomo-qa section of docs/benchmarks.md."""
-    text = path.read_text()
-    if START not in text or END not in text:
-        text = text.rstrip() + f"\n\n{START}\n{END}\n"
-    before, rest = text.split(START, 1)
-    _, after = rest.split(END, 1)
-    path.write_text(before + markdown(results) + after)
+    replace_section(path, START, END, markdown(results))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 
 START, END = "<!-- locomo:start -->", "<!-- locomo:end -->"
@@ -235,12 +236,7 @@ def _settings(results: dict[str, Any]) -> str:
 
 def write_docs(results: dict[str, Any], path: Path) -> None:
     """Replace only the locomo section of docs/benchmarks.md."""
-    text = path.read_text()
-    if START not in text or END not in text:
-        text = text.rstrip() + f"\n\n{START}\n{END}\n"
-    before, rest = text.split(START, 1)
-    _, after = rest.split(END, 1)
-    path.write_text(before + markdown(results) + after)
+    replace_section(path, START, END, markdown(results))
 
 
 def chart(results: dict[str, Any], path: Path) -> None:
