@@ -179,3 +179,15 @@ def test_there_is_no_import_cycle() -> None:
 @pytest.mark.parametrize("name", list(MODULES))
 def test_no_module_is_over_400_lines(name: str) -> None:
     assert len(MODULES[name].read_text(encoding="utf-8").splitlines()) <= 400
+
+
+ARCHITECTURE = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if not MODULES[m].name == "__init__.py"])
+def test_every_module_is_in_the_architecture_table(name: str) -> None:
+    path = MODULES[name]
+    parts = path.relative_to(PACKAGE).parts
+    suffixes = ("/".join(parts[i:]) for i in range(len(parts)))
+    named = any(f"`{s}`" in ARCHITECTURE for s in suffixes)
+    assert named, f"docs/architecture.md does not name {path.relative_to(PACKAGE)}"
