@@ -25,6 +25,8 @@ class TurnIndex:
         import Stemmer
 
         self.owner: list[str] = []
+        self.msgs: list[tuple[str, ...]] = []
+        self._by_msg: dict[str, list[str]] | None = None
         texts: list[str] = []
         for ep in episodes.values():
             msgs = [m for m in ep.messages if m.content.strip()]
@@ -34,6 +36,7 @@ class TurnIndex:
                 if chunk:
                     texts.append("\n".join(m.content for m in chunk))
                     self.owner.append(ep.id)
+                    self.msgs.append(tuple(m.id for m in chunk))
         self._stemmer = Stemmer.Stemmer("english")
         self._bm25 = bm25s.BM25()
         self._bm25.index(self._tok(texts), show_progress=False)
@@ -44,13 +47,43 @@ class TurnIndex:
 
         return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
 
-    def episodes(self, query: str, n: int = POOL) -> list[str]:
-        """Episode ids in the order their best turn ranks, up to n turns read."""
+    def ranked(self, query: str, n: int = POOL) -> list[int]:
+        """Positions of the best-matching turns (or windows), best first."""
         res, scores = self._bm25.retrieve(
             self._tok([query]), k=min(n, self.size), show_progress=False
         )
-        ranked = [self.owner[int(i)] for i, s in zip(res[0], scores[0], strict=True) if s > 0]
-        return list(dict.fromkeys(ranked))
+        return [int(i) for i, s in zip(res[0], scores[0], strict=True) if s > 0]
+
+    def episodes(self, query: str, n: int = POOL) -> list[str]:
+        """Episode ids in the order their best turn ranks, up to n turns read."""
+        return list(dict.fromkeys(self.owner[i] for i in self.ranked(query, n)))
+
+    def facts(self, query: str, facts: Mapping[str, Fact], n: int = POOL) -> list[str]:
+        """Current fact ids in the order their best source turn ranks."""
+        if self._by_msg is None:
+            self._by_msg = {}
+            for f in facts.values():
+                if not f.superseded_by:
+                    for m in f.source_message_ids:
+                        self._by_msg.setdefault(m, []).append(f.id)
+        by_msg = self._by_msg
+        ids = (f for i in self.ranked(query, n) for m in self.msgs[i] for f in by_msg.get(m, ()))
+        return list(dict.fromkeys(ids))
+
+
+def fuse_mean(
+    candidates: dict[str, list[Sequence[str]]], limit: int, fact_weight: float = 1.0
+) -> list[tuple[str, str, float]]:
+    """fuse(), each kind's RRF sum divided by its number of lists (times two), so a kind
+    with a third list does not crowd the other out of the pool; facts weighted."""
+    from nemori_cli.search.fusion import rrf
+
+    fused: list[tuple[str, str, float]] = []
+    for kind, rankings in candidates.items():
+        scale = 2 / max(1, len(rankings)) * (fact_weight if kind == "fact" else 1.0)
+        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
+    fused.sort(key=lambda t: (-t[2], t[0], t[1]))
+    return fused[:limit]
 
 
 def facts_by_episode(facts: Mapping[str, Fact]) -> dict[str, list[str]]:

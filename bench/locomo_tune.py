@@ -95,6 +95,8 @@ def evaluate(
     turns: int = 0,
     expand: str = "",
     grow: int = 0,
+    turn_mode: str = "add",
+    fact_weight: float = 1.0,
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -147,8 +149,17 @@ def evaluate(
                     cands[kd].append([r for r, _ in more])
         if turns:
             cands = {kd: list(v) for kd, v in cands.items()}
-            cands["episode"].append(tab["turns"].episodes(q.question))
-        fused = fuse(cands, pool)
+            ranked = tab["turns"].episodes(q.question)
+            if turn_mode == "replace":
+                cands["episode"][1] = ranked
+            else:
+                cands["episode"].append(ranked)
+            if turn_mode == "facts":  # facts ranked by their source turns, as a third list
+                cands["fact"].append(tab["turns"].facts(q.question, tab["fact"]))
+        if turn_mode == "mean" or fact_weight != 1.0:
+            fused = levers.fuse_mean(cands, pool, fact_weight)
+        else:
+            fused = fuse(cands, pool)
         if expand:
             fused = levers.expanded(fused, tab["fact"], tab["by_episode"], expand, pool + grow)
         hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fused]
@@ -202,6 +213,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rocchio", type=float, default=0.0, help="vector feedback weight")
     p.add_argument("--turns", type=int, default=0, help="BM25 over w-turn windows (third list)")
     p.add_argument("--expand", default="", help="fact, episode or both: neighbours in the pool")
+    p.add_argument("--turn-mode", default="add", help="add, replace, mean or facts")
+    p.add_argument("--fact-weight", type=float, default=1.0, help="facts' RRF weight")
     p.add_argument("--grow", type=int, default=0, help="pool places the expansion may add")
     args = p.parse_args(argv)
     from nemori_cli.search.focus import DEFAULT
@@ -211,14 +224,16 @@ def main(argv: list[str] | None = None) -> None:
     params = replace(DEFAULT, **{k: parse_value(v) for k, v in changes.items()})
     res = evaluate(
         Path(args.root), data, params, args.pool, args.prf, args.rocchio,
-        args.turns, args.expand, args.grow,
+        args.turns, args.expand, args.grow, args.turn_mode,
+        args.fact_weight,
     )
     label = ",".join(
         args.p
         + [f"pool={args.pool}"] * (args.pool != REFINE_POOL)
         + [f"prf={args.prf}"] * bool(args.prf)
         + [f"rocchio={args.rocchio}"] * bool(args.rocchio)
-        + [f"turns={args.turns}"] * bool(args.turns)
+        + [f"turns={args.turns}/{args.turn_mode}"] * bool(args.turns)
+        + [f"fw={args.fact_weight}"] * (args.fact_weight != 1.0)
         + [f"expand={args.expand}+{args.grow}"] * bool(args.expand)
     )
     print(line(res, args.label or label or "default"))

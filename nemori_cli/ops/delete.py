@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from nemori_cli.errors import NotFound
-from nemori_cli.indexing import index_records
+from nemori_cli.indexing import index_records, turn_docs
 from nemori_cli.models import Fact
 from nemori_cli.parts import Parts
 from nemori_cli.store.users import delete_user_files, list_users
@@ -70,7 +70,11 @@ def delete_episodes(parts: Parts, ids: Sequence[str], user: str | None = None) -
         repo.episodes.delete(gone)
         parts.vectors(user).delete("episode", gone)
         repo.facts.upsert(trimmed)
-        if not parts.lexical("episode", user).delete(sorted(gone)):
+        turns = sorted(d for e in gone for d, _ in turn_docs(episodes[e]))
+        if not (
+            parts.lexical("episode", user).delete(sorted(gone))
+            and parts.turns(user).delete(turns)
+        ):
             parts.rebuild_lexical("episode", user)
     if orphan:
         delete_facts(parts, orphan, user)
