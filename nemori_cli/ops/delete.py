@@ -66,11 +66,11 @@ def delete_episodes(parts: Parts, ids: Sequence[str], user: str | None = None) -
             dropped = {m for e in gone for m in episodes[e].message_ids}
             keep = tuple(m for m in f.source_message_ids if m not in dropped)
             trimmed.append(replace(f, source_episode_ids=rest, source_message_ids=keep))
+    turns = sorted(d for e in gone for d, _ in turn_docs(episodes[e]))
     with parts.writing(user) as repo:
         repo.episodes.delete(gone)
         parts.vectors(user).delete("episode", gone)
         repo.facts.upsert(trimmed)
-        turns = sorted(d for e in gone for d, _ in turn_docs(episodes[e]))
         if not (
             parts.lexical("episode", user).delete(sorted(gone))
             and parts.turns(user).delete(turns)
