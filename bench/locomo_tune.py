@@ -25,8 +25,9 @@ sys.path.insert(0, str(HERE))
 
 import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
+import locomo_levers as levers  # noqa: E402
 
-from nemori_cli.memory import REFINE_POOL  # noqa: E402
+from nemori_cli.search.hybrid import REFINE_POOL  # noqa: E402
 
 K = 30  # hits scored, as bench/locomo.py asks Memory.search for
 POOL = 90
@@ -91,6 +92,11 @@ def evaluate(
     pool: int = REFINE_POOL,
     prf: int = 0,
     rocchio: float = 0.0,
+    turns: int = 0,
+    expand: str = "",
+    grow: int = 0,
+    turn_mode: str = "add",
+    fact_weight: float = 1.0,
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -105,6 +111,10 @@ def evaluate(
         if q.user not in tables:
             repo = memory.parts.repo(q.user)
             tables[q.user] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
+            if turns:
+                tables[q.user]["turns"] = levers.TurnIndex(tables[q.user]["episode"], turns)
+            if expand:
+                tables[q.user]["by_episode"] = levers.facts_by_episode(tables[q.user]["fact"])
         tab = tables[q.user]
         stored = data["stored"][q.user]
 
@@ -137,7 +147,22 @@ def evaluate(
                     v /= np.linalg.norm(v)
                     more = memory.parts.vectors(q.user).query(kd, v, POOL)
                     cands[kd].append([r for r, _ in more])
-        hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fuse(cands, pool)]
+        if turns:
+            cands = {kd: list(v) for kd, v in cands.items()}
+            ranked = tab["turns"].episodes(q.question)
+            if turn_mode == "replace":
+                cands["episode"][1] = ranked
+            else:
+                cands["episode"].append(ranked)
+            if turn_mode == "facts":  # facts ranked by their source turns, as a third list
+                cands["fact"].append(tab["turns"].facts(q.question, tab["fact"]))
+        if turn_mode == "mean" or fact_weight != 1.0:
+            fused = levers.fuse_mean(cands, pool, fact_weight)
+        else:
+            fused = fuse(cands, pool)
+        if expand:
+            fused = levers.expanded(fused, tab["fact"], tab["by_episode"], expand, pool + grow)
+        hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fused]
         hits = refine(hits, episodes, q.question, qvec, vectors_of, params)[:K]
         out.append((q, ev.score(q, hits)))
     per_q_ms = 1000 * (time.perf_counter() - t) / max(1, len(out))
@@ -186,18 +211,30 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--pool", type=int, default=REFINE_POOL, help="fused hits refined")
     p.add_argument("--prf", type=int, default=0, help="BM25 feedback terms (third list)")
     p.add_argument("--rocchio", type=float, default=0.0, help="vector feedback weight")
+    p.add_argument("--turns", type=int, default=0, help="BM25 over w-turn windows (third list)")
+    p.add_argument("--expand", default="", help="fact, episode or both: neighbours in the pool")
+    p.add_argument("--turn-mode", default="add", help="add, replace, mean or facts")
+    p.add_argument("--fact-weight", type=float, default=1.0, help="facts' RRF weight")
+    p.add_argument("--grow", type=int, default=0, help="pool places the expansion may add")
     args = p.parse_args(argv)
     from nemori_cli.search.focus import DEFAULT
 
     data = prepare(Path(args.root))
     changes = dict(kv.split("=", 1) for kv in args.p)
     params = replace(DEFAULT, **{k: parse_value(v) for k, v in changes.items()})
-    res = evaluate(Path(args.root), data, params, args.pool, args.prf, args.rocchio)
+    res = evaluate(
+        Path(args.root), data, params, args.pool, args.prf, args.rocchio,
+        args.turns, args.expand, args.grow, args.turn_mode,
+        args.fact_weight,
+    )
     label = ",".join(
         args.p
         + [f"pool={args.pool}"] * (args.pool != REFINE_POOL)
         + [f"prf={args.prf}"] * bool(args.prf)
         + [f"rocchio={args.rocchio}"] * bool(args.rocchio)
+        + [f"turns={args.turns}/{args.turn_mode}"] * bool(args.turns)
+        + [f"fw={args.fact_weight}"] * (args.fact_weight != 1.0)
+        + [f"expand={args.expand}+{args.grow}"] * bool(args.expand)
     )
     print(line(res, args.label or label or "default"))
 

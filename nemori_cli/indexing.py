@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
+TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>
 SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length are embedded whole
 EPISODE_BATCH = 256  # episodes embedded and upserted together
 FACT_BATCH = 1024  # facts embedded and upserted together
@@ -39,6 +40,21 @@ def lexical_text(record: Episode | Fact) -> str:
     if isinstance(record, Episode):
         return "\n".join([record.title, record.content, *cut_words(record)])
     return record.content
+
+
+def turn_docs(ep: Episode) -> list[tuple[str, str]]:
+    """The turn index's documents of an episode: (id, text) of each message with words.
+
+    BM25 over a whole episode dilutes a turn's rare words by the rest of the episode;
+    scored alone, the turn that holds them ranks its episode where a raw-turn search would.
+    """
+    return [(f"{ep.id}{TURN_SEP}{i}", m.content) for i, m in enumerate(ep.messages)
+            if m.content.strip()]
+
+
+def turn_episode(doc_id: str) -> str:
+    """The episode id of a turn document."""
+    return doc_id.rsplit(TURN_SEP, 1)[0]
 
 
 def cut_words(ep: Episode) -> list[str]:

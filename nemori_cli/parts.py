@@ -9,8 +9,8 @@ from pathlib import Path
 
 from nemori_cli.config import Settings, validate_user_id
 from nemori_cli.embed import Embedder, make_embedder
-from nemori_cli.indexing import lexical_text
-from nemori_cli.models import Kind
+from nemori_cli.indexing import lexical_text, turn_docs
+from nemori_cli.models import Episode, Kind
 from nemori_cli.pipeline.base import Extractor
 from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.progress import NullProgress, Progress
@@ -44,7 +44,7 @@ class Parts:
             self.extractor = extractor
         self._repos: dict[str, Repository] = {}
         self._vectors: dict[str, VectorIndex] = {}
-        self._lexical: dict[tuple[str, Kind], LexicalIndex] = {}
+        self._lexical: dict[tuple[str, str], LexicalIndex] = {}
         self._markers: dict[str, DirtyMarker] = {}
         self._open_changes: dict[str, int] = {}
 
@@ -94,6 +94,13 @@ class Parts:
             folder = self.data_dir / "bm25" / uid / f"{kind}s"
             self._lexical[(uid, kind)] = LexicalIndex(folder)
         return self._lexical[(uid, kind)]
+
+    def turns(self, user: str | None = None) -> LexicalIndex:
+        """The user's BM25 index over the single turns of episodes (see indexing.turn_docs)."""
+        uid = self.user_id(user)
+        if (uid, "turn") not in self._lexical:
+            self._lexical[(uid, "turn")] = LexicalIndex(self.data_dir / "bm25" / uid / "turns")
+        return self._lexical[(uid, "turn")]
 
     def marker(self, user: str | None = None) -> DirtyMarker:
         """This process's dirty marker for the user (see store/activity.py)."""
@@ -145,11 +152,19 @@ class Parts:
                 raise
 
     def rebuild_lexical(self, kind: Kind, user: str | None = None) -> None:
-        """Rebuild one BM25 index of the user from the JSONL, a record at a time."""
+        """Rebuild one BM25 index of the user from the JSONL, a record at a time.
+
+        Episodes rebuild the turn index with theirs.
+        """
         table = self.repo(user).episodes if kind == "episode" else self.repo(user).facts
         ids: list[str] = []
         texts: list[str] = []
+        turns: list[tuple[str, str]] = []
         for record in table.stream():  # one record parsed at a time: archives can be large
             ids.append(record.id)
             texts.append(lexical_text(record))
+            if isinstance(record, Episode):
+                turns.extend(turn_docs(record))
         self.lexical(kind, user).rebuild(ids, texts)
+        if kind == "episode":
+            self.turns(user).rebuild([d for d, _ in turns], [t for _, t in turns])

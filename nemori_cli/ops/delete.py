@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from nemori_cli.errors import NotFound
-from nemori_cli.indexing import index_records
+from nemori_cli.indexing import index_records, turn_docs
 from nemori_cli.models import Fact
 from nemori_cli.parts import Parts
 from nemori_cli.store.users import delete_user_files, list_users
@@ -66,11 +66,15 @@ def delete_episodes(parts: Parts, ids: Sequence[str], user: str | None = None) -
             dropped = {m for e in gone for m in episodes[e].message_ids}
             keep = tuple(m for m in f.source_message_ids if m not in dropped)
             trimmed.append(replace(f, source_episode_ids=rest, source_message_ids=keep))
+    turns = sorted(d for e in gone for d, _ in turn_docs(episodes[e]))
     with parts.writing(user) as repo:
         repo.episodes.delete(gone)
         parts.vectors(user).delete("episode", gone)
         repo.facts.upsert(trimmed)
-        if not parts.lexical("episode", user).delete(sorted(gone)):
+        if not (
+            parts.lexical("episode", user).delete(sorted(gone))
+            and parts.turns(user).delete(turns)
+        ):
             parts.rebuild_lexical("episode", user)
     if orphan:
         delete_facts(parts, orphan, user)

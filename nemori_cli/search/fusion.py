@@ -56,10 +56,15 @@ def rrf(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
 
 
 def fuse(candidates: dict[Kind, list[Sequence[str]]], limit: int) -> list[tuple[Kind, str, float]]:
-    """Fuse every kind's candidate lists into one ranking of (kind, id, score), best first."""
+    """Fuse every kind's candidate lists into one ranking of (kind, id, score), best first.
+
+    A kind's RRF sum is scaled to two lists' worth, so a kind searched by a third list
+    (episodes, by their turns) does not crowd the other out of the pool.
+    """
     fused: list[tuple[Kind, str, float]] = []
     for kind, rankings in candidates.items():
-        fused.extend((kind, rid, s) for rid, s in rrf(rankings).items())
+        scale = 2 / max(1, len(rankings))
+        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
     fused.sort(key=lambda t: (-t[2], t[0], t[1]))
     return fused[:limit]
 

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from nemori_cli.errors import UsageError
+from nemori_cli.indexing import turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
@@ -53,6 +54,7 @@ def search(
         }
         kinds = tuple(kd for kd in filters.kinds if tables[kd])
         lexical = {kd: parts.lexical(kd, user).query(query, pool) for kd in kinds}
+        turns = parts.turns(user).query(query, pool) if "episode" in kinds else []
         qvec = embedding.result()[0]
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
@@ -78,6 +80,9 @@ def search(
             admitted(kd, [r for r, _ in vec]),
             admitted(kd, [r for r, _ in lexical[kd]]),
         ]
+        if kd == "episode" and turns:  # episodes by their best single turn (indexing.py)
+            rolled = dict.fromkeys(turn_episode(d) for d, _ in turns)
+            candidates[kd].append(admitted(kd, list(rolled)))
     hits = [
         to_hit(kd, tables[kd][rid], score, episodes.get)
         for kd, rid, score in fuse(candidates, max(k, REFINE_POOL))

@@ -1,0 +1,122 @@
+"""Ranking levers tried in bench/locomo_tune.py before any of them reaches search/.
+
+Each works on one question's candidate lists or fused pool, as Memory.search would:
+- turn_ranking: a BM25 index over single turns (or windows of w turns) of a user's
+  episodes, its ranking rolled up to episodes, as a further episode list;
+- expanded: a fused pool where each fact is followed by its source episodes and each
+  episode by the facts drawn from it (those not already in the pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nemori_cli.models import Episode, Fact
+
+POOL = 90
+
+
+class TurnIndex:
+    """BM25 over the turns (or w-turn windows) of one user's episodes."""
+
+    def __init__(self, episodes: Mapping[str, Episode], window: int = 1) -> None:
+        import bm25s
+        import Stemmer
+
+        self.owner: list[str] = []
+        self.msgs: list[tuple[str, ...]] = []
+        self._by_msg: dict[str, list[str]] | None = None
+        texts: list[str] = []
+        for ep in episodes.values():
+            msgs = [m for m in ep.messages if m.content.strip()]
+            step = max(1, window // 2) if window > 1 else 1
+            for start in range(0, max(1, len(msgs) - window + 1), step):
+                chunk = msgs[start : start + window]
+                if chunk:
+                    texts.append("\n".join(m.content for m in chunk))
+                    self.owner.append(ep.id)
+                    self.msgs.append(tuple(m.id for m in chunk))
+        self._stemmer = Stemmer.Stemmer("english")
+        self._bm25 = bm25s.BM25()
+        self._bm25.index(self._tok(texts), show_progress=False)
+        self.size = len(texts)
+
+    def _tok(self, texts: list[str]) -> Any:
+        import bm25s
+
+        return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
+
+    def ranked(self, query: str, n: int = POOL) -> list[int]:
+        """Positions of the best-matching turns (or windows), best first."""
+        res, scores = self._bm25.retrieve(
+            self._tok([query]), k=min(n, self.size), show_progress=False
+        )
+        return [int(i) for i, s in zip(res[0], scores[0], strict=True) if s > 0]
+
+    def episodes(self, query: str, n: int = POOL) -> list[str]:
+        """Episode ids in the order their best turn ranks, up to n turns read."""
+        return list(dict.fromkeys(self.owner[i] for i in self.ranked(query, n)))
+
+    def facts(self, query: str, facts: Mapping[str, Fact], n: int = POOL) -> list[str]:
+        """Current fact ids in the order their best source turn ranks."""
+        if self._by_msg is None:
+            self._by_msg = {}
+            for f in facts.values():
+                if not f.superseded_by:
+                    for m in f.source_message_ids:
+                        self._by_msg.setdefault(m, []).append(f.id)
+        by_msg = self._by_msg
+        ids = (f for i in self.ranked(query, n) for m in self.msgs[i] for f in by_msg.get(m, ()))
+        return list(dict.fromkeys(ids))
+
+
+def fuse_mean(
+    candidates: dict[str, list[Sequence[str]]], limit: int, fact_weight: float = 1.0
+) -> list[tuple[str, str, float]]:
+    """fuse(), each kind's RRF sum divided by its number of lists (times two), so a kind
+    with a third list does not crowd the other out of the pool; facts weighted."""
+    from nemori_cli.search.fusion import rrf
+
+    fused: list[tuple[str, str, float]] = []
+    for kind, rankings in candidates.items():
+        scale = 2 / max(1, len(rankings)) * (fact_weight if kind == "fact" else 1.0)
+        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
+    fused.sort(key=lambda t: (-t[2], t[0], t[1]))
+    return fused[:limit]
+
+
+def facts_by_episode(facts: Mapping[str, Fact]) -> dict[str, list[str]]:
+    """Current facts' ids per source episode, in id order."""
+    out: dict[str, list[str]] = {}
+    for f in facts.values():
+        if f.superseded_by:
+            continue
+        for e in f.source_episode_ids:
+            out.setdefault(e, []).append(f.id)
+    return out
+
+
+def expanded(
+    fused: Sequence[tuple[str, str, float]],
+    facts: Mapping[str, Fact],
+    by_episode: Mapping[str, Sequence[str]],
+    mode: str,
+    limit: int,
+) -> list[tuple[str, str, float]]:
+    """The fused pool with neighbours inserted after each hit (mode: fact, episode or both)."""
+    seen = {(kd, rid) for kd, rid, _ in fused}
+    out: list[tuple[str, str, float]] = []
+    for kd, rid, s in fused:
+        out.append((kd, rid, s))
+        if kd == "fact" and mode in ("fact", "both"):
+            more = [("episode", e) for e in facts[rid].source_episode_ids]
+        elif kd == "episode" and mode in ("episode", "both"):
+            more = [("fact", f) for f in by_episode.get(rid, ())]
+        else:
+            more = []
+        for item in more:
+            if item not in seen:
+                seen.add(item)
+                out.append((*item, s))
+    return out[:limit]
