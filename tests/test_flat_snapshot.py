@@ -82,7 +82,9 @@ def test_a_reader_saves_a_snapshot_and_the_next_one_adds_only_the_log_written_si
     assert {r for r, _ in index(settings).query("fact", unit(1), 100)} == {
         f"r{i}" for i in range(30) if i not in (3, 25)
     }
-    assert index(settings).embeddings("fact", ["r5#0", "r3#0"]).keys() == {"r5#0"}
+    found = index(settings).embeddings("fact", ["r5#0", "r3#0", "r" * 300, "r29#0", "r29"])
+    assert found.keys() == {"r5#0", "r29#0"}
+    assert np.allclose(found["r5#0"], unit(1, 5 / 7, 2 / 3, 5 / 50))
 
 
 def test_a_snapshot_of_another_log_is_ignored(settings: Settings) -> None:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 Where = Callable[[dict[str, Any]], bool]
 
-MAGIC = b"nemori-flat-snapshot 1\n"
+MAGIC = b"nemori-flat-snapshot 2\n"
 RESNAP_BYTES = 256 * 1024  # a log tail longer than this is folded into a new snapshot
 CHECK_BYTES = 64  # bytes of the log just before the snapshot's end, to recognise the same log
 
@@ -89,8 +89,8 @@ class SnapView:
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
-        rows = self.docs
-        return {d: np.array(self.matrix[rows[d]]) for d in doc_ids if d in rows}
+        rows = self.state.rows_of(doc_ids)
+        return {d: np.array(self.matrix[r]) for d, r in rows.items()}
 
 
 class State:
@@ -113,6 +113,10 @@ class State:
         self._docs: list[str | None] | None = None if docs_json is not None else []
         self._metas: list[Any] | None = None if metas_json is not None else []
         self._doc_rows: dict[str, int] | None = None
+        # live doc ids sorted (fixed-width bytes) and their rows, as saved: found by binary
+        # search without parsing 300k doc ids; dropped once the replay changes anything
+        self.sorted_docs: np.ndarray | None = None
+        self.sorted_rows: np.ndarray | None = None
         self._record_index: dict[str, int] | None = None
         self._meta_index: dict[bytes, int] = {}
 
@@ -134,6 +138,37 @@ class State:
 
     def meta_of(self, row: int) -> dict[str, Any]:
         return self.meta_list()[int(self.row_meta[row])]  # type: ignore[no-any-return]
+
+    def rows_of(self, doc_ids: Sequence[str]) -> dict[str, int]:
+        """The rows of those of these doc ids that are live."""
+        import numpy as np
+
+        if self.sorted_docs is None or self.sorted_rows is None:
+            rows = self.doc_rows()
+            return {d: rows[d] for d in doc_ids if d in rows}
+        width = self.sorted_docs.dtype.itemsize
+        wanted = [d for d in dict.fromkeys(doc_ids) if 0 < len(d.encode("utf-8")) <= width]
+        if not wanted or not len(self.sorted_docs):
+            return {}
+        keys = np.array([d.encode("utf-8") for d in wanted], dtype=self.sorted_docs.dtype)
+        at = np.minimum(np.searchsorted(self.sorted_docs, keys), len(self.sorted_docs) - 1)
+        found = self.sorted_docs[at] == keys
+        where = self.sorted_rows
+        return {d: int(where[i]) for d, i, ok in zip(wanted, at, found, strict=True) if ok}
+
+    def sorted_live_docs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(live doc ids as sorted fixed-width bytes, their rows), for saving."""
+        import numpy as np
+
+        if self.sorted_docs is not None and self.sorted_rows is not None:
+            return self.sorted_docs, self.sorted_rows
+        live = sorted(
+            (d.encode("utf-8"), row)
+            for row, d in enumerate(self.doc_list()[: self.extent])
+            if d is not None and self.row_record[row] >= 0
+        )
+        names = np.array([d for d, _ in live] or [b""], dtype=bytes)[: len(live)]
+        return names, np.array([r for _, r in live], dtype=np.int32)
 
     def doc_rows(self) -> dict[str, int]:
         if self._doc_rows is None:
@@ -175,6 +210,7 @@ class State:
         return index
 
     def add(self, row: int, doc: str, meta: dict[str, Any]) -> None:
+        self.sorted_docs = self.sorted_rows = None
         docs, rows = self.doc_list(), self.doc_rows()
         old = rows.get(doc)
         if old is not None:
@@ -196,6 +232,7 @@ class State:
             return
         hit = np.flatnonzero(self.row_record == index)
         if len(hit):
+            self.sorted_docs = self.sorted_rows = None
             self.row_record[hit] = -1
             rows, docs = self.doc_rows(), self.doc_list()
             for row in hit.tolist():
@@ -227,14 +264,18 @@ class State:
 
         n = self.extent
         docs = self.doc_list()[:n] if self._docs is not None else None
+        names, rows = self.sorted_live_docs()
         parts = [
             np.ascontiguousarray(self.row_record[:n], dtype=np.int32).tobytes(),
             np.ascontiguousarray(self.row_meta[:n], dtype=np.int32).tobytes(),
             orjson.dumps(self.records),
             orjson.dumps(docs) if docs is not None else (self._docs_json or b"[]"),
             orjson.dumps(self._metas) if self._metas is not None else (self._metas_json or b"[]"),
+            names.tobytes(),
+            np.ascontiguousarray(rows, dtype=np.int32).tobytes(),
         ]
-        head = orjson.dumps({**header, "rows": n, "sizes": [len(p) for p in parts]})
+        sizes = [len(p) for p in parts]
+        head = orjson.dumps({**header, "rows": n, "sizes": sizes, "doc_width": names.itemsize})
         return MAGIC + head + b"\n" + b"".join(parts)
 
 
@@ -269,6 +310,11 @@ def read_snapshot(flat: FlatVectors, kind: str, head: Header, log: Path) -> tupl
         row_record = np.frombuffer(parts[0], dtype=np.int32, count=n).copy()
         row_meta = np.frombuffer(parts[1], dtype=np.int32, count=n).copy()
         state = State(row_record, row_meta, orjson.loads(parts[2]), parts[3], parts[4])
+        width = int(meta["doc_width"])
+        state.sorted_docs = np.frombuffer(parts[5], dtype=f"S{width}")
+        state.sorted_rows = np.frombuffer(parts[6], dtype=np.int32)
+        if len(state.sorted_docs) != len(state.sorted_rows):
+            return State.empty(), 0
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return State.empty(), 0
     return state, covered
