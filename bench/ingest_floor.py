@@ -22,20 +22,24 @@ def cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+ORIGINAL: dict[str, Any] = {}  # LocalEmbedder.embed before record() wrapped it
+
+
 def record(path: Path) -> None:
-    """From now on, append the texts of every local-model embed call to path."""
+    """From now on, append the texts of every local-model embed call to path (until replay)."""
     from nemori_cli.embed import LocalEmbedder
 
-    inner = LocalEmbedder.embed
+    inner = ORIGINAL.setdefault("embed", LocalEmbedder.embed)
     sink = path.open("ab")
 
     def embed(self: Any, texts: Any) -> Any:
         texts = list(texts)
-        if texts:
+        if texts and not sink.closed:
             sink.write(orjson.dumps(texts) + b"\n")
             sink.flush()
         return inner(self, texts)
 
+    ORIGINAL["sink"] = sink
     LocalEmbedder.embed = embed  # type: ignore[method-assign]
 
 
@@ -43,14 +47,17 @@ def replay(path: Path) -> dict[str, float]:
     """Embed the recorded calls again with a fresh local model: wall and CPU seconds, counts."""
     from nemori_cli.embed import LocalEmbedder
 
+    if "sink" in ORIGINAL:
+        ORIGINAL["sink"].close()  # the replay's own calls must not be recorded
+    embed = ORIGINAL.get("embed", LocalEmbedder.embed)  # without record's or a stage's wrapper
     model = LocalEmbedder()
-    model.embed(["warm up the session"])
+    embed(model, ["warm up the session"])
     calls = texts = chars = 0
     wall, cpu = time.perf_counter(), cpu_s()
     with path.open("rb") as fh:
         for line in fh:
             batch = orjson.loads(line)
-            model.embed(batch)
+            embed(model, batch)
             calls += 1
             texts += len(batch)
             chars += sum(len(t) for t in batch)
