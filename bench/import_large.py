@@ -5,8 +5,9 @@
 The export is written to a temp dir, then read in a fresh child process (so the generator's
 memory does not count): open_source(...).conversations() over every conversation, nothing
 stored. --whole parses the file in one piece instead of one conversation at a time, to compare.
---ingest also runs the real `nemori ingest --no-facts` on it into a temp data dir (segmentation,
-embedding, storage and indexing) and reports its wall time and peak RSS.
+--ingest also ingests it with --no-facts into a temp data dir (segmentation, embedding, storage
+and indexing) and reports its wall and CPU time, peak RSS, stage shares, and its floor: the local
+model alone on the same texts (bench/ingest_floor.py). `--mb 5` is a quick check.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -152,17 +154,22 @@ def main() -> None:
 
 
 def ingest(path: str, data_dir: str) -> None:
-    """Run `nemori ingest --no-facts` as a child process; print wall time and peak RSS."""
-    cmd = [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", data_dir, "ingest",
-           "--no-facts", "--json", path]
-    began = time.perf_counter()
-    proc = subprocess.run(cmd, check=True, capture_output=True)
-    seconds = time.perf_counter() - began
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    summary = json.loads(proc.stdout)
-    print(f"nemori ingest --no-facts: {summary['conversations']} conversations, "
-          f"{summary['messages']} messages, {summary['episodes']} episodes in {seconds:.0f} s "
-          f"({summary['messages'] / seconds:.0f} messages/s), peak RSS {peak_mb:.0f} MB")
+    """Ingest with --no-facts in a child process (Memory.ingest, what `nemori ingest` runs);
+    print wall and CPU time, peak RSS, stage shares, and the floor measured in the same run."""
+    perf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf.py")
+    cmd = [sys.executable, perf, "--child", "ingest", data_dir, "0", path]
+    load = Path("/proc/loadavg").read_text().strip()
+    proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    secs, floor = r["seconds"], r["floor_s"]
+    print(f"ingest --no-facts: {r['conversations']} conversations, {r['messages']} messages, "
+          f"{r['episodes']} episodes in {secs:.0f} s ({r['messages'] / secs:.0f} messages/s, "
+          f"CPU {r['cpu_s']:.0f} s), peak RSS {r['peak_mb']:.0f} MB")
+    print(f"floor (the local model alone on the {r['embedded_texts']} texts it embedded, "
+          f"{r['embed_calls']} calls): {floor:.0f} s, CPU {r['floor_cpu_s']:.0f} s; "
+          f"ratio {secs / floor:.2f}x wall, {r['cpu_s'] / r['floor_cpu_s']:.2f}x CPU")
+    print("stage shares: " + ", ".join(f"{k} {v:.0%}" for k, v in r["shares"].items()))
+    print(f"load average before: {load}; after: {Path('/proc/loadavg').read_text().strip()}")
 
 
 if __name__ == "__main__":

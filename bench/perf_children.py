@@ -79,11 +79,14 @@ def child_search(data_dir: str, n_queries: str) -> dict[str, Any]:
 
 
 def child_locomo(data_dir: str, conv_dir: str) -> dict[str, Any]:
-    """Offline ingest of the converted LoCoMo files (one user per sample), facts on."""
+    """Offline ingest of the converted LoCoMo files (one user per sample), facts on; its floor."""
+    import ingest_floor
     import stages
 
     from nemori_cli.memory import Memory
 
+    texts = Path(data_dir + "-embedded.jsonl")
+    ingest_floor.record(texts)
     clock = stages.install()
     memory = Memory.open(data_dir=Path(data_dir))
     files = sorted(Path(conv_dir).glob("*.json"))
@@ -97,7 +100,7 @@ def child_locomo(data_dir: str, conv_dir: str) -> dict[str, Any]:
     total = time.perf_counter() - t
     shares = {k: v / total for k, v in clock.totals.items()}
     shares["other"] = max(0.0, 1 - sum(shares.values()))
-    return {
+    out = {
         "seconds": total,
         "cpu_s": _cpu_s() - cpu,
         "messages": messages,
@@ -106,6 +109,64 @@ def child_locomo(data_dir: str, conv_dir: str) -> dict[str, Any]:
         "shares": shares,
         "peak_mb": _peak_mb(),
     }
+    return {**out, **ingest_floor.replay(texts)}
+
+
+def child_ingest(data_dir: str, facts: str, *paths: str) -> dict[str, Any]:
+    """Memory.ingest of these files (facts "1" or "0"), its stage shares, peak memory and floor."""
+    import ingest_floor
+    import stages
+
+    from nemori_cli.memory import Memory
+
+    texts = Path(data_dir + "-embedded.jsonl")
+    ingest_floor.record(texts)
+    clock = stages.install()
+    memory = Memory.open(data_dir=Path(data_dir))
+    t, cpu = time.perf_counter(), _cpu_s()
+    s = memory.ingest(list(paths), facts=facts == "1")
+    total = time.perf_counter() - t
+    if s.failed:
+        raise RuntimeError(f"ingest failed: {s.failed[:3]}")
+    shares = {k: v / total for k, v in clock.totals.items()}
+    shares["other"] = max(0.0, 1 - sum(shares.values()))
+    out = {
+        "seconds": total,
+        "cpu_s": _cpu_s() - cpu,
+        "conversations": s.conversations,
+        "messages": s.messages,
+        "episodes": s.episodes,
+        "facts": s.facts,
+        "shares": shares,
+        "peak_mb": _peak_mb(),  # before the floor's replay
+    }
+    return {**out, **ingest_floor.replay(texts)}
+
+
+def child_recall(data_dir: str, k: str) -> dict[str, Any]:
+    """Recall@k of the flat copy's answer against Chroma's (HNSW) on the same store."""
+    from nemori_cli.embed import LocalEmbedder
+    from nemori_cli.memory import Memory
+
+    memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
+    vectors: Any = memory.parts.vectors()
+    embedder = LocalEmbedder()
+    rng = random.Random(5)
+    mixed = (f"{rng.choice(QUERIES)} {rng.choice(synth_store.NAMES)}" for _ in range(12))
+    queries = [*QUERIES, *mixed]
+    found = wanted = 0
+    per_kind: dict[str, float] = {}
+    for kind in ("episode", "fact"):
+        f_kind = w_kind = 0
+        for q in queries:
+            vec = embedder.embed([q])[0]
+            flat = {r for r, _ in vectors.query(kind, vec, int(k))}
+            chroma = {r for r, _ in vectors.chroma.query(kind, vec, int(k))}
+            f_kind += len(flat & chroma)
+            w_kind += len(chroma)
+        per_kind[kind] = f_kind / max(1, w_kind)
+        found, wanted = found + f_kind, wanted + w_kind
+    return {"recall": found / max(1, wanted), "per_kind": per_kind, "queries": len(queries)}
 
 
 def child_reindex(data_dir: str) -> dict[str, Any]:
@@ -166,6 +227,8 @@ def child_embed_rate() -> dict[str, Any]:
 CHILDREN = {
     "search": child_search,
     "locomo": child_locomo,
+    "ingest": child_ingest,
+    "recall": child_recall,
     "reindex": child_reindex,
     "delete": child_delete,
     "embed_rate": child_embed_rate,

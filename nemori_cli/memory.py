@@ -17,6 +17,7 @@ from nemori_cli.ops.ask import ask
 from nemori_cli.ops.doctor import UserReport, doctor
 from nemori_cli.ops.dry_run import DryRunReport, scan_paths
 from nemori_cli.ops.export import export_user
+from nemori_cli.ops.fact_list import FactQuery, list_fact_dicts
 from nemori_cli.ops.ingest import IngestRun
 from nemori_cli.ops.records import Stats
 from nemori_cli.ops.reindex import Reindexed, reindex
@@ -205,6 +206,24 @@ class Memory:
         return records.list_facts(
             self.parts, user, category=category, include_superseded=include_superseded
         )
+
+    def fact_listing(
+        self,
+        *,
+        user: str | None = None,
+        category: str | None = None,
+        include_superseded: bool = True,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """What `facts` returns, as Fact.to_dict() rows, dated in the range, the newest `limit`.
+
+        Reads only the fields it orders and filters on, then parses only the facts it returns:
+        `nemori facts list` at 100k facts.
+        """
+        query = FactQuery(category, include_superseded, since, until, limit)
+        return list_fact_dicts(self.parts, query, user)
 
     def episode(self, episode_id: str, *, user: str | None = None) -> Episode:
         """One episode by id (NotFound when there is none)."""

@@ -203,7 +203,7 @@ def _heavy_imports(args: list[str]) -> str:
         "import sys\n"
         "from nemori_cli.cli.app import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code\n"
-        "heavy = [m for m in ('litellm', 'chromadb', 'onnxruntime') if m in sys.modules]\n"
+        "heavy = [m for m in ('litellm', 'chromadb', 'onnxruntime', 'bm25s') if m in sys.modules]\n"
         "sys.stderr.write('HEAVY=' + ','.join(heavy))\n"
     )
     proc = subprocess.run(

@@ -36,23 +36,26 @@ def list_facts(
 
     dates = parse_range(since, until)
     memory = context.reader(ctx)
-    facts = memory.facts(category=category, include_superseded=not current)
-    facts = [f for f in facts if dates.holds(f.valid_from)]
-    if limit:
-        facts = facts[-limit:]
+    facts = memory.fact_listing(
+        category=category,
+        include_superseded=not current,
+        since=dates.since,
+        until=dates.until,
+        limit=limit,
+    )
     if as_json:
-        render.print_json([f.to_dict() for f in facts])
+        render.print_json(facts)
     elif as_jsonl:
-        render.print_jsonl(f.to_dict() for f in facts)
+        render.print_jsonl(facts)
     else:
         if dates.describe():
             render.note(dates.describe())
         rows = [
             (
-                f.id,
-                f.valid_from.date().isoformat() if f.valid_from else "",
-                f.category,
-                render.short(f.content, 110) + (" (superseded)" if f.superseded_by else ""),
+                f["id"],
+                (f["valid_from"] or "")[:10],
+                f["category"],
+                render.short(f["content"], 110) + (" (superseded)" if f["superseded_by"] else ""),
             )
             for f in facts
         ]

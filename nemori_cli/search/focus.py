@@ -28,6 +28,7 @@ from nemori_cli.pipeline.passages import passage_ids
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.fusion import RRF_K
+from nemori_cli.store.bm25_query import stemmer, stopwords
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,26 +57,12 @@ class FocusParams:
 DEFAULT = FocusParams()
 
 
-@functools.cache
-def _stemmer() -> Any:
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-@functools.cache
-def _stopwords() -> frozenset[str]:
-    from bm25s.stopwords import STOPWORDS_EN
-
-    return frozenset(STOPWORDS_EN)
-
-
 @functools.lru_cache(maxsize=50_000)
 def terms(text: str) -> frozenset[str]:
     """Stemmed content words of a text."""
-    stop = _stopwords()
+    stop = stopwords()
     words = [w for w in _TOKEN.findall(text.lower()) if w not in stop and len(w) > 1]
-    return frozenset(_stemmer().stemWords(words))
+    return frozenset(stemmer().stemWords(words))
 
 
 def term_weights(query: str, texts: Sequence[str]) -> dict[str, float]:

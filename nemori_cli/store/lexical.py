@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import uuid
@@ -13,19 +12,13 @@ from typing import Any
 import orjson
 
 from nemori_cli.errors import StoreError
+from nemori_cli.store.bm25_query import SavedBM25, query_tokens, stemmer
 from nemori_cli.store.files import DIR_MODE, FILE_MODE, ensure_private_dir
 
 DOC_IDS_FILE = "doc_ids.json"
 DELETED_FILE = "deleted.json"  # ids masked out since the last rebuild
 MAX_DELETED_SHARE = 0.1  # past this share of masked documents, deleting rebuilds instead
 MAX_QUERY_CHARS = 20_000  # longer queries add nothing but tokenizing time
-
-
-@functools.cache
-def _stemmer() -> Any:
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
 
 
 def _bm25s() -> Any:
@@ -40,7 +33,7 @@ def _bm25s() -> Any:
 
 def _tokenize(texts: list[str], *, return_ids: bool) -> Any:
     return _bm25s().tokenize(
-        texts, stopwords="en", stemmer=_stemmer(), return_ids=return_ids, show_progress=False
+        texts, stopwords="en", stemmer=stemmer(), return_ids=return_ids, show_progress=False
     )
 
 
@@ -159,8 +152,6 @@ class LexicalIndex:
             return False
         if stamp == self._stamp and self._retriever is not None:
             return True
-        bm25s = _bm25s()
-
         for attempt in range(2):  # a rebuild by another process may move the folder meanwhile
             folder = self._live_folder()
             if folder is None:
@@ -182,7 +173,10 @@ class LexicalIndex:
                 ):
                     retriever = self._retriever  # same build: only the mask changed
                 else:
-                    retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+                    # numpy alone reads it: importing bm25s costs a cold search more
+                    retriever = SavedBM25.load(folder) or _bm25s().BM25.load(
+                        str(folder), mmap=True, show_progress=False
+                    )
                 break
             except (OSError, ValueError) as exc:
                 if attempt:
@@ -209,7 +203,7 @@ class LexicalIndex:
 
         if k <= 0 or not text or not self._load():
             return []
-        tokens = _tokenize([text[:MAX_QUERY_CHARS]], return_ids=False)[0]
+        tokens = query_tokens(text[:MAX_QUERY_CHARS])
         token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
         if not token_ids:
             return []

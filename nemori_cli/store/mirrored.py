@@ -2,8 +2,8 @@
 
 Every write goes to Chroma and then to the flat copy (store/flat.py), under the user's write
 lock. A process that has written nothing (a `nemori search`, the MCP server between ingests)
-searches the copy exactly, without importing chromadb, as long as a kind has at most
-FLAT_MAX_ROWS rows; past that, Chroma's HNSW index answers faster than reading every row.
+searches the copy exactly, without importing chromadb, at any size one person's archive reaches
+(FLAT_MAX_ROWS); it loads through a snapshot of the copy's log (store/flat_view.py).
 A crash between the two writes leaves a dirty marker, and the repair rebuilds the copy.
 """
 
@@ -13,7 +13,8 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import KINDS
-from nemori_cli.store.flat import FlatVectors, FlatView, Header
+from nemori_cli.store.flat import FlatVectors, Header
+from nemori_cli.store.flat_view import SnapView, load_view
 from nemori_cli.store.where import can_match, chroma_where, matches
 
 if TYPE_CHECKING:
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
     from nemori_cli.embed import Embedder
     from nemori_cli.store.chroma import ChromaVectorIndex
 
-# Exact search multiplies every row: 60k rows x 384 floats is ~6 ms; HNSW stays ~5 ms at 100k+.
-FLAT_MAX_ROWS = 60_000
+# Exact search multiplies every row, memory-bound: 300k rows x 384 floats (460 MB) take ~25 ms
+# here; 2M rows would take 3 GB of page cache, past which Chroma's HNSW index answers instead.
+FLAT_MAX_ROWS = 2_000_000
 
 
 class MirroredVectorIndex:
@@ -37,7 +39,7 @@ class MirroredVectorIndex:
         self._chroma: ChromaVectorIndex | None = None
         self._model = (embedder.model_id, int(embedder.dim))
         self._wrote = False
-        self._views: dict[str, tuple[tuple[int, int], FlatView | None]] = {}
+        self._views: dict[str, tuple[tuple[int, int], SnapView | None]] = {}
         self._heads: dict[str, Header] = {}
 
     @property
@@ -52,7 +54,7 @@ class MirroredVectorIndex:
 
     # --- reads --------------------------------------------------------------------------
 
-    def _view(self, kind: str) -> FlatView | None:
+    def _view(self, kind: str) -> SnapView | None:
         """The copy to search, or None: after this process wrote, or when it is absent or big.
 
         Reloaded when another process has written since (a long-running MCP server sees new
@@ -67,7 +69,7 @@ class MirroredVectorIndex:
         cached = self._views.get(kind)
         if cached is None or cached[0] != stamp:
             fits = self.flat.rows(kind, head) <= FLAT_MAX_ROWS
-            cached = (stamp, self.flat.view(kind, head) if fits else None)
+            cached = (stamp, load_view(self.flat, kind, head) if fits else None)
             self._views[kind] = cached
         return cached[1]
 

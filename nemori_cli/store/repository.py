@@ -11,6 +11,7 @@ import orjson
 from nemori_cli.errors import StoreError
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.store.jsonl import JsonlFile
+from nemori_cli.store.line_index import indexed_lines
 from nemori_cli.store.users import UserStore
 
 R = TypeVar("R", Episode, Fact)
@@ -19,7 +20,7 @@ R = TypeVar("R", Episode, Fact)
 class LazyRecords(Mapping[str, R]):
     """Records by id, each parsed from its raw line only when first looked up."""
 
-    def __init__(self, lines: dict[str, bytes], parse: Any, path: Path) -> None:
+    def __init__(self, lines: Mapping[str, bytes], parse: Any, path: Path) -> None:
         self._lines = lines
         self._parse = parse
         self._path = path
@@ -117,7 +118,7 @@ class RecordTable(Generic[R]):
         if self._cache is not None and stamp == self._stamp:
             return self._cache
         if self._lazy is None or stamp != self._lazy_stamp:
-            lines = self.file.index_lines()
+            lines = indexed_lines(self.file)  # a saved line index: the file is not read whole
             self._lazy = LazyRecords(lines, self._parse, Path(self.file.path))
             self._lazy_stamp = stamp  # as before reading: a write meanwhile forces a reload
         return self._lazy

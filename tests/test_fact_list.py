@@ -1,0 +1,105 @@
+"""`facts list` through the quick pass lists exactly what building every Fact would list."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import orjson
+import pytest
+
+from nemori_cli.memory import Memory
+from nemori_cli.models import Fact
+from nemori_cli.ops.fact_list import quick_rows
+
+BASE = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def fact(i: int, *, valid: datetime | None, category: str = "experience", **more: object) -> Fact:
+    return Fact(
+        id=f"fact_{i:04d}",
+        user_id="me",
+        content=f"fact number {i} with \"quotes\" and \"category\":\"other\" inside",
+        category=category,
+        source_episode_ids=(f"ep_{i}",),
+        source_message_ids=(f"m{i}",),
+        confidence=0.75,
+        created_at=BASE + timedelta(days=400, seconds=i),
+        valid_from=valid,
+        extractor="offline",
+        **more,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def memory(data_dir: Path) -> Memory:
+    mem = Memory.open(data_dir=data_dir)
+    facts = [
+        fact(i, valid=BASE + timedelta(days=(i * 7) % 40, microseconds=(i % 3) * 250_000))
+        for i in range(60)
+    ]
+    facts += [fact(100, valid=None), fact(101, valid=None, category="user_profile")]
+    facts += [fact(102, valid=BASE + timedelta(days=3), superseded_by="fact_0001")]
+    facts += [fact(103, valid=BASE + timedelta(days=3), category="knowledge")]  # same date: by id
+    with mem.parts.writing() as repo:
+        repo.facts.upsert(facts)
+    return mem
+
+
+def listing_by_records(mem: Memory, **options: object) -> list[dict[str, object]]:
+    since, until = options.pop("since", None), options.pop("until", None)
+    limit = options.pop("limit", None)
+    kept = [
+        f.to_dict()
+        for f in mem.facts(**options)  # type: ignore[arg-type]
+        if (since is None and until is None)
+        or (
+            f.valid_from is not None
+            and (since is None or f.valid_from >= since)  # type: ignore[operator]
+            and (until is None or f.valid_from <= until)  # type: ignore[operator]
+        )
+    ]
+    return kept[-limit:] if limit else kept  # type: ignore[index,operator]
+
+
+OPTIONS = [
+    {},
+    {"limit": 5},
+    {"limit": 1000},
+    {"category": "user_profile"},
+    {"include_superseded": False},
+    {"since": BASE + timedelta(days=10)},
+    {"since": BASE + timedelta(days=3), "until": BASE + timedelta(days=20), "limit": 4},
+    {"category": "experience", "include_superseded": False, "limit": 7},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_the_quick_listing_is_the_records_listing(memory: Memory, options: dict) -> None:
+    want = listing_by_records(memory, **dict(options))
+    assert want, "every case lists something"
+    assert memory.fact_listing(**options) == want
+
+
+def test_hand_written_lines_are_listed_as_the_records_would_be(memory: Memory) -> None:
+    path = memory.parts.repo().facts.file.path
+    with open(path, "ab") as fh:
+        odd = fact(200, valid=None).to_dict()
+        odd["valid_from"] = "2024-03-05T09:30:00+02:00"  # an offset, not to_iso's form
+        odd["created_at"] = "2025-01-01T00:00:00.000000Z"
+        fh.write(orjson.dumps(odd) + b"\n")
+        again = fact(5, valid=BASE - timedelta(days=30)).to_dict()  # a later line wins
+        fh.write(orjson.dumps(again) + b"\n")
+    assert memory.fact_listing() == listing_by_records(memory)
+    assert memory.fact_listing(limit=3) == listing_by_records(memory, limit=3)
+    with open(path, "ab") as fh:  # keys in another order: the whole file takes the full parse
+        reordered = dict(reversed(list(fact(201, valid=BASE).to_dict().items())))
+        fh.write(orjson.dumps(reordered) + b"\n")
+    assert memory.fact_listing() == listing_by_records(memory)
+    assert "fact_0201" in {f["id"] for f in memory.fact_listing()}
+
+
+def test_lines_nemori_writes_take_the_quick_pass(memory: Memory) -> None:
+    lines = [x for x in memory.parts.repo().facts.file.read_lines() if x.strip()]
+    rows = quick_rows(lines)
+    assert rows is not None and len(rows) == 64
