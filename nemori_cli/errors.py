@@ -37,3 +37,7 @@ class NotFound(NemoriError):
 
 class EmbeddingMismatch(StoreError):
     """The index was built with another embedding model or dimension."""
+
+
+class BrokenIndex(StoreError):
+    """A derived index cannot be read: `nemori doctor --repair` moves it aside and rebuilds it."""

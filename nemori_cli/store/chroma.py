@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from nemori_cli.config import validate_user_id
 from nemori_cli.embed import chroma_embedding_function
-from nemori_cli.errors import EmbeddingMismatch, NemoriError, StoreError
+from nemori_cli.errors import BrokenIndex, EmbeddingMismatch, NemoriError, StoreError
 from nemori_cli.models import KINDS
 from nemori_cli.store.vector_index import collection_name, record_of
 from nemori_cli.store.where import can_match, chroma_where, matches
@@ -302,6 +303,18 @@ class ChromaVectorIndex:
         coll = self._collection(kind, check=False)
         return coll.get(include=["embeddings", "metadatas"], limit=_PAGE, offset=offset)
 
+    def probe(self) -> None:
+        """Read a little of each of the user's collections: BrokenIndex when that fails."""
+        try:
+            for kind in KINDS:
+                coll = self._collection(kind, check=False)
+                coll.count()
+                coll.get(limit=1, include=["embeddings"])
+        except NemoriError:
+            raise
+        except Exception as exc:
+            raise BrokenIndex(f"vector index at {self.location}: {one_line(exc)}") from None
+
     def check_model(self, kind: str) -> None:
         """Raise EmbeddingMismatch when the kind's collection was built by another embedder."""
         self._collection(kind)
@@ -314,6 +327,15 @@ class ChromaVectorIndex:
 
     def settle(self) -> None:
         return None  # deletes on a server are immediate
+
+    def damaged(self) -> list[tuple[Path, str]]:
+        return []  # a server's files are the server's to keep: nothing here is moved aside
+
+    def copy_damage(self, kind: str) -> str | None:
+        return None
+
+    def sample_problem(self, kind: str, size: int = 64) -> str | None:
+        return None
 
     @_guarded
     def count(self, kind: str) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from nemori_cli.errors import StoreError
+from nemori_cli.errors import BrokenIndex, StoreError
 from nemori_cli.store.files import DIR_MODE, FILE_MODE, ensure_private_dir
 
 DOC_IDS_FILE = "doc_ids.json"
@@ -183,11 +183,16 @@ class LexicalIndex:
                     retriever = self._retriever  # same build: only the mask changed
                 else:
                     retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+                if not isinstance(doc_ids, list) or not all(isinstance(d, str) for d in doc_ids):
+                    raise ValueError(f"{DOC_IDS_FILE} is not a list of ids")
+                if not all(isinstance(d, str) for d in deleted):
+                    raise ValueError(f"{DELETED_FILE} is not a list of ids")
                 break
-            except (OSError, ValueError) as exc:
+            except Exception as exc:  # bm25s and numpy raise anything on a damaged file
                 if attempt:
-                    raise StoreError(
-                        f"{folder}: the BM25 index cannot be read ({exc}): run `nemori reindex`"
+                    raise BrokenIndex(
+                        f"{folder}: the BM25 index cannot be read ({type(exc).__name__}): "
+                        "run `nemori doctor --repair`"
                     ) from None
         self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
         self._set_deleted(deleted)
