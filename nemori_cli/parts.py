@@ -84,8 +84,22 @@ class Parts:
         """The user's vector index."""
         uid = self.user_id(user)
         if uid not in self._vectors:
-            self._vectors[uid] = open_vector_index(self.settings, uid, self.embedder)
+            self._vectors[uid] = open_vector_index(
+                self.settings, uid, self.embedder, lambda text: self.found_broken(uid, text)
+            )
         return self._vectors[uid]
+
+    def found_broken(self, user: str, text: str) -> None:
+        """A read found an index damaged and worked around it: say so, and mark it for repair.
+
+        The mark is left behind as a crash's would be, so the next write, search or
+        `doctor --repair` rebuilds the index (a read-only data dir only gets the message).
+        """
+        self.progress.note(text)
+        marker = DirtyMarker(self.repo(user).folder)
+        with contextlib.suppress(OSError):
+            marker.mark()
+            marker.abandon()
 
     def lexical(self, kind: Kind, user: str | None = None) -> LexicalIndex:
         """The user's BM25 index of one kind."""
@@ -101,6 +115,11 @@ class Parts:
         if uid not in self._markers:
             self._markers[uid] = DirtyMarker(self.repo(uid).folder)
         return self._markers[uid]
+
+    def reopen(self) -> None:
+        """Drop every open index, so the next use opens what is on disk now (after a heal)."""
+        self._vectors.clear()
+        self._lexical.clear()
 
     def forget(self, user: str) -> None:
         """Drop what is open for a user whose files were deleted."""

@@ -58,7 +58,8 @@ class IngestRun:
                 files.extend(expand_paths([path]))
             except NemoriError as exc:
                 self.summary.failed.append((path, str(exc)))
-        ensure_indexes(self.parts, self.user_id)  # an interrupted run may have left drift
+        # an interrupted run may have left drift, a damaged disk an unreadable index
+        ensure_indexes(self.parts, self.user_id, probe=True)
         repo = self.parts.repo(self.user_id)
         done_files, seen = repo.ingested()
         reading = self.progress.task("Reading files", total=len(files))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from nemori_cli.errors import UsageError
+from nemori_cli.errors import BrokenIndex, UsageError
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
@@ -52,7 +53,7 @@ def search(
             "fact": repo.facts.lookup(),
         }
         kinds = tuple(kd for kd in filters.kinds if tables[kd])
-        lexical = {kd: parts.lexical(kd, user).query(query, pool) for kd in kinds}
+        lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
         qvec = embedding.result()[0]
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
@@ -73,7 +74,7 @@ def search(
         # admitted() re-checks every filter; the vector index is asked to filter only when
         # the filters may drop many (superseded facts are few, and metadata costs Chroma)
         where = filters.vector_where(kd) if filters.narrowing else None
-        vec = vectors.query(kd, qvec, pool, where=where)
+        vec = finite(parts, kd, user, vectors.query(kd, qvec, pool, where=where))
         candidates[kd] = [
             admitted(kd, [r for r, _ in vec]),
             admitted(kd, [r for r, _ in lexical[kd]]),
@@ -84,6 +85,35 @@ def search(
     ]
     best = refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
     return annotate(best, query, qvec, episodes, vectors.embeddings)
+
+
+def lexical_hits(
+    parts: Parts, kind: Kind, query: str, pool: int, user: str | None
+) -> list[tuple[str, float]]:
+    """BM25 candidates; none (and a note, and a mark for repair) when the index is damaged."""
+    try:
+        return parts.lexical(kind, user).query(query, pool)
+    except BrokenIndex as exc:
+        parts.found_broken(
+            parts.user_id(user),
+            f"the {kind} BM25 index is damaged ({exc.reason}): searching by meaning only; "
+            "`nemori doctor --repair` (or the next ingest) rebuilds it",
+        )
+        return []
+
+
+def finite(
+    parts: Parts, kind: Kind, user: str | None, hits: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Vector candidates with a usable score: a NaN is never ranked (the index is marked)."""
+    kept = [(r, s) for r, s in hits if math.isfinite(s)]
+    if len(kept) < len(hits):
+        parts.found_broken(
+            parts.user_id(user),
+            f"the {kind} vector index gave scores that are not numbers: those hits are left "
+            "out; `nemori doctor --repair` rebuilds it",
+        )
+    return kept
 
 
 def in_conversation(

@@ -313,7 +313,9 @@ class ChromaVectorIndex:
         except NemoriError:
             raise
         except Exception as exc:
-            raise BrokenIndex(f"vector index at {self.location}: {one_line(exc)}") from None
+            raise BrokenIndex(
+                f"vector index at {self.location}: {one_line(exc)}", one_line(exc)
+            ) from None
 
     def check_model(self, kind: str) -> None:
         """Raise EmbeddingMismatch when the kind's collection was built by another embedder."""

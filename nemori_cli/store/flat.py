@@ -105,8 +105,8 @@ class FlatView:
         rows = sorted(self.docs.values())
         bad = 0
         for start in range(0, len(rows), 4096):
-            block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
             with np.errstate(all="ignore"):
+                block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
                 norms = np.sqrt((block * block).sum(axis=1))
             bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
         return bad

@@ -190,9 +190,9 @@ class LexicalIndex:
                 break
             except Exception as exc:  # bm25s and numpy raise anything on a damaged file
                 if attempt:
+                    why = f"the BM25 index cannot be read ({type(exc).__name__})"
                     raise BrokenIndex(
-                        f"{folder}: the BM25 index cannot be read ({type(exc).__name__}): "
-                        "run `nemori doctor --repair`"
+                        f"{folder}: {why}: run `nemori doctor --repair`", why
                     ) from None
         self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
         self._set_deleted(deleted)
@@ -215,10 +215,17 @@ class LexicalIndex:
         if k <= 0 or not text or not self._load():
             return []
         tokens = _tokenize([text[:MAX_QUERY_CHARS]], return_ids=False)[0]
-        token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
-        if not token_ids:
-            return []
-        scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        try:
+            token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
+            if not token_ids:
+                return []
+            with np.errstate(all="ignore"):
+                scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        except Exception as exc:  # a damaged matrix fails in numpy or scipy, anyhow
+            raise BrokenIndex(f"{self.folder}: {exc}", "the BM25 index cannot be read") from None
+        if len(scores) != len(self._doc_ids) or not np.isfinite(scores).all():
+            why = "the BM25 index gives scores that are not numbers"
+            raise BrokenIndex(f"{self.folder}: {why}", why)
         if self._mask is not None:
             scores = scores.copy()
             scores[self._mask] = 0

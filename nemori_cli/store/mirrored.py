@@ -225,7 +225,7 @@ class MirroredVectorIndex:
             self.chroma.probe()
         except BrokenIndex as exc:
             if self.chroma_dir is not None:
-                found.append((self.chroma_dir, str(exc)))
+                found.append((self.chroma_dir, exc.reason))
         for kind in KINDS:
             why = self.copy_damage(kind)
             if why:
@@ -271,7 +271,9 @@ class MirroredVectorIndex:
             for d in sample
             if d in theirs and not np.array_equal(np.asarray(theirs[d], np.float32), mine[d])
         ]
-        return f"{len(differ)} of {len(sample)} sampled row(s) differ from Chroma" if differ else None
+        if not differ:
+            return None
+        return f"{len(differ)} of {len(sample)} sampled row(s) differ from Chroma"
 
     def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None:
         """How the flat copy differs from Chroma's documents, or None when it matches."""

@@ -74,7 +74,8 @@ def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaV
         except Exception as exc:
             raise BrokenIndex(
                 f"cannot open the vector index at {path}: {one_line(exc)}; "
-                "`nemori doctor --repair` moves it aside and rebuilds it"
+                "`nemori doctor --repair` moves it aside and rebuilds it",
+                one_line(exc),
             ) from None
         return ChromaVectorIndex(client, user_id, embedder, location=str(path))
 
