@@ -47,6 +47,8 @@ class Parts:
         self._lexical: dict[tuple[str, Kind], LexicalIndex] = {}
         self._markers: dict[str, DirtyMarker] = {}
         self._open_changes: dict[str, int] = {}
+        self._flagged: dict[str, DirtyMarker] = {}  # marks held for a damaged index found
+        self._said: set[str] = set()  # each damage is told once per process
 
     @property
     def data_dir(self) -> Path:
@@ -92,14 +94,18 @@ class Parts:
     def found_broken(self, user: str, text: str) -> None:
         """A read found an index damaged and worked around it: say so, and mark it for repair.
 
-        The mark is left behind as a crash's would be, so the next write, search or
-        `doctor --repair` rebuilds the index (a read-only data dir only gets the message).
+        The mark is held until this process ends and then left behind as a crash's would be,
+        so the next command (not this one, mid-search) rebuilds the index; a read-only data
+        dir only gets the message.
         """
-        self.progress.note(text)
-        marker = DirtyMarker(self.repo(user).folder)
-        with contextlib.suppress(OSError):
-            marker.mark()
-            marker.abandon()
+        if text not in self._said:
+            self._said.add(text)
+            self.progress.note(text)
+        if user not in self._flagged:
+            marker = DirtyMarker(self.repo(user).folder)
+            with contextlib.suppress(OSError):
+                marker.mark()
+                self._flagged[user] = marker
 
     def lexical(self, kind: Kind, user: str | None = None) -> LexicalIndex:
         """The user's BM25 index of one kind."""

@@ -182,8 +182,17 @@ def ensure_indexes(parts: Parts, user: str | None = None, *, probe: bool = False
             "the indexes were left behind (an interrupted write, or damage a search found): "
             "bringing them up to date"
         )
-    elif not (probe and parts.repo(uid).folder.is_dir() and damaged_stores(parts, uid)):
+    elif not (probe and parts.repo(uid).folder.is_dir() and needs_repair(parts, uid)):
         return
     for line in repair_indexes(parts, uid):
         if "moved aside" in line:
             parts.progress.note(line)
+
+
+def needs_repair(parts: Parts, user: str) -> bool:
+    """Whether a derived store cannot be read, or a vector index is empty beside records."""
+    if damaged_stores(parts, user):
+        return True
+    repo = parts.repo(user)
+    tables = {"episode": repo.episodes.lookup(), "fact": repo.facts.lookup()}
+    return any(tables[kd] and not parts.vectors(user).count(kd) for kd in KINDS)

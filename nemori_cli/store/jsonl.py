@@ -97,7 +97,10 @@ class JsonlFile:
                     continue
                 record = _loads_object(line)
                 if record is None:
-                    raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+                    raise StoreError(
+                        f"{self.path}: line {number} is not a valid JSON record: "
+                        "run `nemori doctor --repair`"
+                    )
                 records.append(record)
         finally:
             if gc_was_enabled:
@@ -133,7 +136,10 @@ class JsonlFile:
                 continue
             record_id = _line_id(line)
             if record_id is None:
-                raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+                raise StoreError(
+                        f"{self.path}: line {number} is not a valid JSON record: "
+                        "run `nemori doctor --repair`"
+                    )
             out[record_id] = line
         return out
 

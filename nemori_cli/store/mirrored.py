@@ -269,7 +269,8 @@ class MirroredVectorIndex:
         differ = [
             d
             for d in sample
-            if d in theirs and not np.array_equal(np.asarray(theirs[d], np.float32), mine[d])
+            if d in theirs
+            and not np.allclose(np.asarray(theirs[d], np.float32), mine[d], rtol=0, atol=1e-5)
         ]
         if not differ:
             return None
