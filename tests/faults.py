@@ -36,8 +36,9 @@ class Fault:
     what: str  # the damage, as docs/reliability.md says it
     damage: Callable[[Path], None]
     doctor_says: str  # a substring of doctor's problem lines
-    heal: str  # "doctor --repair", "reindex" or "ingest"
+    heal: str  # "doctor --repair", "reindex", "ingest", or commands joined by " then "
     search: str = "answers"  # or "fails with one line"
+    heal_says: str = ""  # a substring of what the first healing command prints
 
 
 def chroma_client(data: Path) -> Any:
@@ -128,7 +129,12 @@ FAULTS = [
           "reindex"),
     Fault("jsonl-torn-middle", "a facts.jsonl line torn in the middle of the file",
           lambda d: tear_line_in_middle(d / "users" / USER / "facts.jsonl"), "facts.jsonl",
-          "doctor --repair", search="fails with one line"),
+          "doctor --repair then backfill", search="fails with one line",
+          heal_says="lost: run `nemori backfill` to extract it again"),
+    Fault("episodes-torn-middle", "an episodes.jsonl line torn in the middle of the file",
+          lambda d: tear_line_in_middle(d / "users" / USER / "episodes.jsonl"), "episodes.jsonl",
+          "doctor --repair then ingest", search="fails with one line",
+          heal_says="lost: re-run `nemori ingest "),
 ]
 
 
@@ -163,10 +169,14 @@ def top_ids(result: Run) -> dict[str, list[str]]:
     return {r["query"]: [h["id"] for h in r["hits"]] for r in rows}
 
 
-def heal(how: str, data: Path) -> Run:
-    """Run the command that is to heal the store."""
-    if how == "ingest":
-        from conftest import SAMPLE_CHATS
+def heal(how: str, data: Path) -> list[Run]:
+    """Run the commands that are to heal the store, in order; stop at the first that fails."""
+    from conftest import SAMPLE_CHATS
 
-        return run("--data-dir", str(data), "ingest", str(SAMPLE_CHATS), "--json")
-    return run("--data-dir", str(data), *how.split())
+    runs: list[Run] = []
+    for command in how.split(" then "):
+        args = ["ingest", str(SAMPLE_CHATS), "--json"] if command == "ingest" else command.split()
+        runs.append(run("--data-dir", str(data), *args))
+        if runs[-1].code != 0:
+            break
+    return runs

@@ -21,6 +21,7 @@ from nemori_cli.ops.doctor_files import (
     repair_file,
 )
 from nemori_cli.ops.doctor_indexes import check_all, repair_drift
+from nemori_cli.ops.doctor_torn import restore_lost
 from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
 from nemori_cli.store.broken import BROKEN, kept_aside
@@ -62,6 +63,7 @@ def check_files(parts: Parts, user: str, report: UserReport, *, repair: bool) ->
         found = file_problems(parsed)
         if found and repair:
             report.repaired.extend(repair_file(parsed, parts.settings.lock_timeout))
+            report.repaired.extend(restore_lost(parsed, parts.settings.lock_timeout))
             parsed = read_file(folder, name)
             found = file_problems(parsed)
         readable = readable and not parsed.bad_lines

@@ -14,7 +14,7 @@ from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.store.files import FILE_MODE
 from nemori_cli.store.jsonl import JsonlFile
 
-FILES = ("episodes", "facts", "ingested")
+FILES = ("ingested", "episodes", "facts")  # the import log whole before episodes use it
 
 
 @dataclass
