@@ -9,6 +9,7 @@ does not stop root), and chmod otherwise.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import signal
@@ -122,6 +123,7 @@ def test_a_full_disk_fails_in_one_line_and_loses_nothing(
 
     failed = run_with_limit(case.args(data), data, case.limit(data))
     assert_one_line_error(failed)
+    assert "File too large" in failed.stderr or "disk full" in failed.stderr, failed.stderr
     assert_no_temporary_files(data)
     if case.name.startswith("ingest"):
         # what is stored is whole: the records before, and maybe some whole new ones
@@ -179,7 +181,7 @@ def test_a_read_only_data_dir_is_searched_and_refuses_writes_in_one_line(
                      ["facts", "delete", "-y", first_id(data, "facts.jsonl")]):
             refused = run(args)
             assert_one_line_error(refused)
-            assert "Read-only file system" in refused.stderr or "ermission" in refused.stderr
+            assert re.search("read-?only|permission denied", refused.stderr, re.I), refused.stderr
     finally:
         data.chmod(0o700)
         for folder, dirs, files in os.walk(data):

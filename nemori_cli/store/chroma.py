@@ -40,9 +40,19 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
+# What SQLite and the OS say when a write finds no room or no permission to write
+DISK_ERRORS = ("disk I/O error", "disk is full", "File too large", "No space left", "readonly")
+
+
 def one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+    line = f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+    return f"{line} (is the disk full or read-only?)" if is_disk_error(exc) else line
+
+
+def is_disk_error(exc: BaseException) -> bool:
+    """Whether a failure is the disk's (full, read-only), not damage to what it holds."""
+    return any(word in str(exc) for word in DISK_ERRORS)
 
 
 def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
@@ -313,6 +323,8 @@ class ChromaVectorIndex:
         except NemoriError:
             raise
         except Exception as exc:
+            if is_disk_error(exc):  # the disk's fault, not the index's: nothing to move aside
+                raise StoreError(f"vector index at {self.location}: {one_line(exc)}") from None
             raise BrokenIndex(
                 f"vector index at {self.location}: {one_line(exc)}", one_line(exc)
             ) from None

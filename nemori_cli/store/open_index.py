@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from nemori_cli.config import validate_user_id
 from nemori_cli.errors import BrokenIndex, StoreError, UsageError
-from nemori_cli.store.chroma import ChromaVectorIndex, one_line
+from nemori_cli.store.chroma import ChromaVectorIndex, is_disk_error, one_line
 from nemori_cli.store.files import ensure_private_dir
 from nemori_cli.store.flat import FlatVectors
 from nemori_cli.store.mirrored import MirroredVectorIndex
@@ -72,6 +72,10 @@ def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaV
         try:
             client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
         except Exception as exc:
+            if is_disk_error(exc):  # a full disk: moving the index aside would not help
+                raise StoreError(
+                    f"cannot open the vector index at {path}: {one_line(exc)}"
+                ) from None
             raise BrokenIndex(
                 f"cannot open the vector index at {path}: {one_line(exc)}; "
                 "`nemori doctor --repair` moves it aside and rebuilds it",
