@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CHATS
+from conftest import REPO, SAMPLE_CHATS
 from faults import USER
 from store_check import cli_env, content_snapshot, index_ids, nemori_cmd
 from store_check import run as run_cli
@@ -210,3 +210,9 @@ def test_an_append_cut_short_by_a_full_disk_leaves_no_torn_line(tmp_path: Path) 
         signal.signal(signal.SIGXFSZ, handler)
     assert path.read_bytes() == before
     assert store.read() == [{"id": "a", "content": "kept"}]
+
+
+def test_the_disk_table_names_every_case() -> None:
+    doc = (REPO / "docs" / "reliability.md").read_text()
+    table = doc[doc.index("## A full disk") :]
+    assert re.findall(r"^\| `([a-z-]+)` \|", table, re.M) == [c.name for c in CASES]
