@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLE_CHATS
+from conftest import REPO
 from faults import FAULTS, USER, Fault, Run, forget_clients, heal, probe_searches, run, top_ids
 from store_check import content_snapshot, index_ids
 
@@ -26,10 +26,8 @@ class Clean:
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> Clean:
-    data = tmp_path_factory.mktemp("clean") / "data"
-    built = run("--data-dir", str(data), "ingest", str(SAMPLE_CHATS))
-    assert built.code == 0, built.err_lines
+def clean(sample_store: Path) -> Clean:
+    data = sample_store
     searched = probe_searches(data)
     assert searched.code == 0 and not searched.err_lines
     top = top_ids(searched)

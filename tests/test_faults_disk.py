@@ -101,15 +101,12 @@ def assert_healthy(data: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The starting stores, built once: a clean one from sample_chats/ and one of one chat."""
-    root = tmp_path_factory.mktemp("disk")
-    clean, one = root / "clean" / "data", root / "one" / "data"
-    for data, source in ((clean, SAMPLE_CHATS), (one, SAMPLE_CHATS / "alps-hiking-trip.json")):
-        data.parent.mkdir()
-        built = run_cli(["ingest", str(source)], data)
-        assert built.returncode == 0, built.stderr
-    return {"clean": clean, "one chat": one}
+def stores(tmp_path_factory: pytest.TempPathFactory, sample_store: Path) -> dict[str, Path]:
+    """The starting stores, built once: the clean one from sample_chats/ and one of one chat."""
+    one = tmp_path_factory.mktemp("one-chat") / "data"
+    built = run_cli(["ingest", str(SAMPLE_CHATS / "alps-hiking-trip.json")], one)
+    assert built.returncode == 0, built.stderr
+    return {"clean": sample_store, "one chat": one}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
