@@ -37,3 +37,11 @@ class NotFound(NemoriError):
 
 class EmbeddingMismatch(StoreError):
     """The index was built with another embedding model or dimension."""
+
+
+class BrokenIndex(StoreError):
+    """A derived index cannot be read: `nemori doctor --repair` moves it aside and rebuilds it."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message  # what is wrong, without the advice

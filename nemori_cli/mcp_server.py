@@ -19,7 +19,7 @@ from nemori_cli import __version__
 from nemori_cli.daterange import parse_range
 from nemori_cli.errors import NemoriError, UsageError
 from nemori_cli.memory import Memory
-from nemori_cli.models import CATEGORIES, to_iso, utcnow
+from nemori_cli.models import CATEGORIES
 from nemori_cli.ops.run_summary import IngestSummary
 
 if TYPE_CHECKING:
@@ -132,14 +132,13 @@ class MemoryTools:
         return _added(summary)
 
     def add_note(
-        self, text: Annotated[str, Field(description="The note, in the person's words")]
+        self,
+        text: Annotated[str, Field(description="The note, in the person's words")],
+        category: Literal["user_profile", "experience", "knowledge", "other"] | None = None,
     ) -> dict[str, Any]:
-        """Ingest a one-message conversation from the user, dated now."""
-        if not text.strip():
-            raise UsageError("the note is empty")
-        message = {"role": "user", "content": text, "timestamp": to_iso(utcnow())}
+        """Store the note as an episode dated now and as a fact (category guessed if not given)."""
         with self._lock:
-            return _added(self.memory.add_messages([message], user=self.user))
+            return _added(self.memory.add_note(text, user=self.user, category=category))
 
 
 def _added(summary: IngestSummary) -> dict[str, Any]:
@@ -205,7 +204,8 @@ DESCRIPTIONS = {
     ),
     "add_note": (
         "Remember a short note from the person (one message, dated now), e.g. a preference "
-        "or a plan they stated."
+        "or a plan they stated. It is stored as an episode and as a fact (category given, or "
+        f"guessed: {', '.join(CATEGORIES)}) traced to that episode."
     ),
 }
 

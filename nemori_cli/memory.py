@@ -12,7 +12,7 @@ from nemori_cli.config import Settings, load_settings
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, SearchHit
 from nemori_cli.ops import delete, records
-from nemori_cli.ops.add import add_document, add_messages
+from nemori_cli.ops.add import add_document, add_messages, add_note
 from nemori_cli.ops.ask import ask
 from nemori_cli.ops.doctor import UserReport, doctor
 from nemori_cli.ops.dry_run import DryRunReport, scan_paths
@@ -116,6 +116,15 @@ class Memory:
     ) -> IngestSummary:
         """Add the conversations of a chat document held in memory (any format ingest reads)."""
         return add_document(self.parts, data, user=user, format=format)
+
+    def add_note(
+        self, text: str, *, user: str | None = None, category: str | None = None
+    ) -> IngestSummary:
+        """Remember a note from the user (dated now) as an episode and as a fact.
+
+        category is one of user_profile, experience, knowledge, other (guessed when None).
+        """
+        return add_note(self.parts, text, user=user, category=category)
 
     def ingest(
         self,

@@ -47,6 +47,8 @@ class Parts:
         self._lexical: dict[tuple[str, str], LexicalIndex] = {}
         self._markers: dict[str, DirtyMarker] = {}
         self._open_changes: dict[str, int] = {}
+        self._flagged: dict[str, DirtyMarker] = {}  # marks held for a damaged index found
+        self._said: set[str] = set()  # each damage is told once per process
 
     @property
     def data_dir(self) -> Path:
@@ -84,8 +86,26 @@ class Parts:
         """The user's vector index."""
         uid = self.user_id(user)
         if uid not in self._vectors:
-            self._vectors[uid] = open_vector_index(self.settings, uid, self.embedder)
+            self._vectors[uid] = open_vector_index(
+                self.settings, uid, self.embedder, lambda text: self.found_broken(uid, text)
+            )
         return self._vectors[uid]
+
+    def found_broken(self, user: str, text: str) -> None:
+        """A read found an index damaged and worked around it: say so, and mark it for repair.
+
+        The mark is held until this process ends and then left behind as a crash's would be,
+        so the next command (not this one, mid-search) rebuilds the index; a read-only data
+        dir only gets the message.
+        """
+        if text not in self._said:
+            self._said.add(text)
+            self.progress.note(text)
+        if user not in self._flagged:
+            marker = DirtyMarker(self.repo(user).folder)
+            with contextlib.suppress(OSError):
+                marker.mark()
+                self._flagged[user] = marker
 
     def lexical(self, kind: Kind, user: str | None = None) -> LexicalIndex:
         """The user's BM25 index of one kind."""
@@ -108,6 +128,11 @@ class Parts:
         if uid not in self._markers:
             self._markers[uid] = DirtyMarker(self.repo(uid).folder)
         return self._markers[uid]
+
+    def reopen(self) -> None:
+        """Drop every open index, so the next use opens what is on disk now (after a heal)."""
+        self._vectors.clear()
+        self._lexical.clear()
 
     def forget(self, user: str) -> None:
         """Drop what is open for a user whose files were deleted."""

@@ -28,3 +28,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def data_dir(tmp_path: Path) -> Path:
     """The temporary data dir that the isolated environment points at."""
     return tmp_path / "data"
+
+
+@pytest.fixture(scope="session")
+def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store built once from sample_chats/ for the fault tests: copy it, never change it."""
+    from store_check import run
+
+    data = tmp_path_factory.mktemp("sample-store") / "data"
+    built = run(["ingest", str(SAMPLE_CHATS)], data)
+    assert built.returncode == 0, built.stderr
+    return data

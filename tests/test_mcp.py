@@ -120,6 +120,10 @@ def test_add_note_stores_a_user_message(scenario: dict[str, Any]) -> None:
     episodes = Memory.open(data_dir=scenario["data"]).episodes(user="alice")
     notes = [m for e in episodes for m in e.messages if "peanuts" in m.content]
     assert len(notes) == 1 and notes[0].role == "user" and notes[0].timestamp is not None
+    assert scenario["note"]["facts"] >= 1
+    episode = next(e for e in episodes if any("peanuts" in m.content for m in e.messages))
+    facts = Memory.open(data_dir=scenario["data"]).facts(user="alice")
+    assert any("peanuts" in f.content and f.source_episode_ids == (episode.id,) for f in facts)
 
 
 def test_search_results_follow_the_search_contract(scenario: dict[str, Any]) -> None:

@@ -46,6 +46,8 @@ def reindex(ctx: typer.Context) -> None:
     with render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress)
         counts = memory.reindex()
+    for line in counts.moved_aside:
+        render.note(line)
     render.err.print(f"reindexed {counts.episodes} episodes and {counts.facts} facts")
 
 

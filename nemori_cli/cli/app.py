@@ -127,6 +127,10 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:  # a full or read-only disk met by a library that does not say so
+        where = f"{exc.filename}: " if exc.filename else ""
+        error(f"{where}{exc.strerror or exc}")
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
 

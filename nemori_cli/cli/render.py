@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
+from nemori_cli.progress import NullProgress
 
 # Piped output is read by people too (less, files): lines are never hard-wrapped there.
 out = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
@@ -118,6 +119,13 @@ class _RichTask:
         task = self._task()
         if task is not None and task.total is not None:
             self._p.update(self._id, completed=task.total)
+
+
+class Notes(NullProgress):
+    """Progress for a command that reads: no bars, its notes on stderr."""
+
+    def note(self, text: str) -> None:
+        note(text)
 
 
 class RichProgress:

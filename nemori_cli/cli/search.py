@@ -52,6 +52,7 @@ def search(
         raise UsageError("give a QUERY or --stdin (one query a line), not both or neither")
     dates = parse_range(since, until)
     memory = context.reader(ctx)
+    memory.progress = render.Notes()  # a damaged index searched around is said on stderr
     options: dict[str, Any] = dict(
         k=limit,
         kind=kind,

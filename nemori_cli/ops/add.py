@@ -9,9 +9,11 @@ import orjson
 
 from nemori_cli.errors import UsageError
 from nemori_cli.importers import open_bytes
+from nemori_cli.models import CATEGORIES, to_iso, utcnow
 from nemori_cli.ops.ingest import IngestRun
 from nemori_cli.ops.run_summary import IngestSummary
 from nemori_cli.parts import Parts
+from nemori_cli.pipeline.note import NoteExtractor
 
 
 def add_messages(
@@ -53,3 +55,22 @@ def add_document(
     raw = data.encode("utf-8") if isinstance(data, str) else data
     source = open_bytes(raw, format=format, strict=strict)
     return IngestRun(parts, parts.user_id(user), facts=True).add(source)
+
+
+def add_note(
+    parts: Parts, text: str, *, user: str | None = None, category: str | None = None
+) -> IngestSummary:
+    """Remember a note from the user, dated now: an episode, and a fact (in category if given).
+
+    The extractor's facts are kept when it finds some in the note; otherwise the note itself
+    becomes the fact (its category guessed when none is given), traced to the note's episode.
+    """
+    if not text.strip():
+        raise UsageError("the note is empty")
+    if category is not None and category not in CATEGORIES:
+        raise UsageError(f"unknown category {category!r}: use one of {', '.join(CATEGORIES)}")
+    message = {"role": "user", "content": text.strip(), "timestamp": to_iso(utcnow())}
+    data = orjson.dumps({"messages": [message]})
+    source = open_bytes(data, format="nemori", strict=False)
+    extractor = NoteExtractor(parts.extractor, category)
+    return IngestRun(parts, parts.user_id(user), facts=True, extractor=extractor).add(source)

@@ -21,7 +21,10 @@ from nemori_cli.ops.doctor_files import (
     repair_file,
 )
 from nemori_cli.ops.doctor_indexes import check_all, repair_drift
+from nemori_cli.ops.doctor_torn import restore_lost
+from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
+from nemori_cli.store.broken import BROKEN, kept_aside
 from nemori_cli.store.files import DIR_MODE, FILE_MODE
 from nemori_cli.store.users import list_users
 
@@ -60,6 +63,7 @@ def check_files(parts: Parts, user: str, report: UserReport, *, repair: bool) ->
         found = file_problems(parsed)
         if found and repair:
             report.repaired.extend(repair_file(parsed, parts.settings.lock_timeout))
+            report.repaired.extend(restore_lost(parsed, parts.settings.lock_timeout))
             parsed = read_file(folder, name)
             found = file_problems(parsed)
         readable = readable and not parsed.bad_lines
@@ -89,7 +93,17 @@ def check_indexes(
     """Drift between the JSONL and each index; with repair, reindex what drifted."""
     repo = parts.repo(user)
     if leftovers:
-        report.notes.append("an earlier write was interrupted (the indexes are marked dirty)")
+        report.notes.append(
+            "the indexes are marked for repair (an interrupted write, or damage a search found)"
+        )
+    if repair:
+        report.repaired.extend(move_aside_damaged(parts, user))
+    else:
+        damaged = damaged_stores(parts, user)
+        report.add("indexes", [f"{p.relative_to(parts.data_dir)}: {why}" for p, why in damaged])
+        if damaged:
+            report.notes.append("the other index checks wait until the damaged ones are rebuilt")
+            return
     # After a crash or a repair of the files, a record's text may have changed under its id.
     rebuild = bool(leftovers or report.repaired)
     drifts = check_all(parts, user)
@@ -156,7 +170,7 @@ def check_stray_indexes(parts: Parts, report: UserReport, *, repair: bool) -> No
         for root in (parts.data_dir / "bm25", parts.data_dir / "flat")
         if root.is_dir()
         for p in root.iterdir()
-        if p.is_dir() and p.name not in known
+        if p.is_dir() and p.name not in known and BROKEN not in p.name
     )
     if stray and repair:
         for path in stray:
@@ -219,7 +233,13 @@ def doctor(
     reports = [check_user(parts, u, repair=repair) for u in chosen]
     overall = UserReport("*")
     check_stray_indexes(parts, overall, repair=repair)
+    kept = kept_aside(parts.data_dir)
+    if kept:
+        overall.notes.append(
+            f"{len(kept)} damaged index file(s) kept aside (e.g. {kept[0]}): "
+            "delete them when you no longer need them"
+        )
     check_permissions(parts.data_dir, overall, repair=repair)
-    if overall.problems or overall.repaired:
+    if overall.problems or overall.repaired or overall.notes:
         reports.append(overall)
     return reports

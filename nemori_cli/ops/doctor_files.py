@@ -10,11 +10,12 @@ from typing import Any
 
 import orjson
 
+from nemori_cli.errors import StoreError
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.store.files import FILE_MODE
 from nemori_cli.store.jsonl import JsonlFile
 
-FILES = ("episodes", "facts", "ingested")
+FILES = ("ingested", "episodes", "facts")  # the import log whole before episodes use it
 
 
 @dataclass
@@ -131,12 +132,15 @@ def _keep_aside(parsed: ParsedFile) -> None:
     target = parsed.path.with_name(parsed.path.name + ".rejected")
     header = f"# removed by nemori doctor at {to_iso(utcnow())}\n".encode()
     payload = header + b"".join(line + b"\n" for _, line in parsed.bad_lines)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
     try:
-        os.write(fd, payload)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        try:
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:  # then the bad lines stay where they are: nothing is rewritten
+        raise StoreError(f"{target}: cannot write: {exc.strerror}") from None
 
 
 @dataclass(frozen=True)

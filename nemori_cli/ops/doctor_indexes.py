@@ -8,6 +8,7 @@ from typing import Any
 
 from nemori_cli.indexing import episode_texts, index_records
 from nemori_cli.models import KINDS, Episode, Fact, Kind
+from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
 
 
@@ -95,7 +96,7 @@ def check_drift(parts: Parts, user: str, kind: Kind, records: dict[str, Any]) ->
     documents = vectors.documents(kind)
     for doc_id, (text, meta) in documents.items():
         actual.setdefault(str(meta.get("record_id", doc_id)), {})[doc_id] = (text, meta)
-    drift.copy = vectors.copy_problem(kind, documents.keys())
+    drift.copy = vectors.copy_problem(kind, documents.keys()) or vectors.sample_problem(kind)
     expected = _expected_docs(kind, list(records.values()))
     drift.missing = set(expected) - set(actual)
     drift.extra = set(actual) - set(expected)
@@ -154,10 +155,10 @@ def check_all(parts: Parts, user: str) -> list[Drift]:
 
 def repair_indexes(parts: Parts, user: str) -> list[str]:
     """Bring every index of a user in line with the JSONL after an interrupted write."""
-    done: list[str] = []
     repo = parts.repo(user)
     with parts.writing(user):
         leftovers = parts.marker(user).leftovers()
+        done = move_aside_damaged(parts, user)
         tables: dict[str, dict[str, Any]] = {
             "episode": repo.episodes.all(),
             "fact": repo.facts.all(),
@@ -169,11 +170,29 @@ def repair_indexes(parts: Parts, user: str) -> list[str]:
     return done
 
 
-def ensure_indexes(parts: Parts, user: str | None = None) -> None:
-    """Repair what an interrupted write left stale, before reading the indexes.
+def ensure_indexes(parts: Parts, user: str | None = None, *, probe: bool = False) -> None:
+    """Repair what an interrupted write (or a read that found damage) left, before reading.
 
     Only markers of writers that are gone count: a live writer finishes its own indexes.
+    probe=True (an ingest) also looks for derived stores that cannot be read.
     """
-    if parts.marker(user).leftovers():
-        parts.progress.note("an earlier run was interrupted: bringing the indexes up to date")
-        repair_indexes(parts, parts.user_id(user))
+    uid = parts.user_id(user)
+    if parts.marker(uid).leftovers():
+        parts.progress.note(
+            "the indexes were left behind (an interrupted write, or damage a search found): "
+            "bringing them up to date"
+        )
+    elif not (probe and parts.repo(uid).folder.is_dir() and needs_repair(parts, uid)):
+        return
+    for line in repair_indexes(parts, uid):
+        if "moved aside" in line:
+            parts.progress.note(line)
+
+
+def needs_repair(parts: Parts, user: str) -> bool:
+    """Whether a derived store cannot be read, or a vector index is empty beside records."""
+    if damaged_stores(parts, user):
+        return True
+    repo = parts.repo(user)
+    tables = {"episode": repo.episodes.lookup(), "fact": repo.facts.lookup()}
+    return any(tables[kd] and not parts.vectors(user).count(kd) for kd in KINDS)

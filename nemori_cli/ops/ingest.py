@@ -18,7 +18,7 @@ from nemori_cli.ops.export import is_export, restore_file
 from nemori_cli.ops.records import list_episodes, list_facts
 from nemori_cli.ops.run_summary import IngestSummary, Interrupted
 from nemori_cli.parts import Parts
-from nemori_cli.pipeline.base import Extraction
+from nemori_cli.pipeline.base import Extraction, Extractor
 from nemori_cli.pipeline.facts import attribute, fold_duplicates, superseded_by
 from nemori_cli.pipeline.pool import run_pool
 from nemori_cli.progress import Task
@@ -30,8 +30,11 @@ COMMIT_EVERY = 64  # extracted episodes whose facts are stored together
 class IngestRun:
     """Drives importers, the extractor and the stores for one user."""
 
-    def __init__(self, parts: Parts, user_id: str, *, facts: bool) -> None:
+    def __init__(
+        self, parts: Parts, user_id: str, *, facts: bool, extractor: Extractor | None = None
+    ) -> None:
         self.parts = parts
+        self.extractor = extractor  # facts by this one instead of the parts' (a note)
         self.user_id = user_id
         self.with_facts = facts
         self.summary = IngestSummary()
@@ -58,7 +61,8 @@ class IngestRun:
                 files.extend(expand_paths([path]))
             except NemoriError as exc:
                 self.summary.failed.append((path, str(exc)))
-        ensure_indexes(self.parts, self.user_id)  # an interrupted run may have left drift
+        # an interrupted run may have left drift, a damaged disk an unreadable index
+        ensure_indexes(self.parts, self.user_id, probe=True)
         repo = self.parts.repo(self.user_id)
         done_files, seen = repo.ingested()
         reading = self.progress.task("Reading files", total=len(files))
@@ -239,7 +243,7 @@ class IngestRun:
         """Run the extractor over episodes (concurrently with an LLM), storing as results come."""
         if not episodes:
             return
-        extractor = self.parts.extractor
+        extractor = self.extractor or self.parts.extractor
         task = self._bar("Extracting facts (episodes)", len(episodes))
         done: list[Extraction] = []
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nemori_cli.indexing import index_records
 from nemori_cli.models import KINDS
+from nemori_cli.ops.heal import move_aside_damaged
 from nemori_cli.parts import Parts
 
 
@@ -15,14 +16,16 @@ class Reindexed:
 
     episodes: int
     facts: int
+    moved_aside: list[str] = field(default_factory=list)  # damaged stores, one line each
 
-    def to_dict(self) -> dict[str, int]:
-        return {"episodes": self.episodes, "facts": self.facts}
+    def to_dict(self) -> dict[str, object]:
+        return {"episodes": self.episodes, "facts": self.facts, "moved_aside": self.moved_aside}
 
 
 def reindex(parts: Parts, user: str | None = None) -> Reindexed:
-    """Drop the user's vector collections and rebuild them and the BM25 indexes."""
+    """Rebuild the user's vector collections and BM25 indexes (damaged ones moved aside first)."""
     with parts.writing(user) as repo:
+        moved = move_aside_damaged(parts, parts.user_id(user))
         episodes = list(repo.episodes.all().values())
         facts = list(repo.facts.all().values())
         vectors = parts.vectors(user)
@@ -34,4 +37,4 @@ def reindex(parts: Parts, user: str | None = None) -> Reindexed:
         for kd in KINDS:
             parts.rebuild_lexical(kd, user)
         task.close()
-    return Reindexed(len(episodes), len(facts))
+    return Reindexed(len(episodes), len(facts), moved)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from nemori_cli.errors import UsageError
+from nemori_cli.errors import BrokenIndex, UsageError
 from nemori_cli.indexing import turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
@@ -53,8 +54,8 @@ def search(
             "fact": repo.facts.lookup(),
         }
         kinds = tuple(kd for kd in filters.kinds if tables[kd])
-        lexical = {kd: parts.lexical(kd, user).query(query, pool) for kd in kinds}
-        turns = parts.turns(user).query(query, pool) if "episode" in kinds else []
+        lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
+        turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
         qvec = embedding.result()[0]
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
@@ -75,7 +76,7 @@ def search(
         # admitted() re-checks every filter; the vector index is asked to filter only when
         # the filters may drop many (superseded facts are few, and metadata costs Chroma)
         where = filters.vector_where(kd) if filters.narrowing else None
-        vec = vectors.query(kd, qvec, pool, where=where)
+        vec = finite(parts, kd, user, vectors.query(kd, qvec, pool, where=where))
         candidates[kd] = [
             admitted(kd, [r for r, _ in vec]),
             admitted(kd, [r for r, _ in lexical[kd]]),
@@ -89,6 +90,36 @@ def search(
     ]
     best = refine(hits, episodes, query, qvec, vectors.embeddings)[:k]
     return annotate(best, query, qvec, episodes, vectors.embeddings)
+
+
+def lexical_hits(
+    parts: Parts, kind: Kind | str, query: str, pool: int, user: str | None
+) -> list[tuple[str, float]]:
+    """BM25 candidates; none (and a note, and a mark for repair) when the index is damaged."""
+    index = parts.turns(user) if kind == "turn" else parts.lexical(kind, user)  # type: ignore[arg-type]
+    try:
+        return index.query(query, pool)
+    except BrokenIndex as exc:
+        parts.found_broken(
+            parts.user_id(user),
+            f"the {kind} BM25 index is damaged ({exc.reason}): searching without it; "
+            "`nemori doctor --repair` (or the next ingest) rebuilds it",
+        )
+        return []
+
+
+def finite(
+    parts: Parts, kind: Kind, user: str | None, hits: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Vector candidates with a usable score: a NaN is never ranked (the index is marked)."""
+    kept = [(r, s) for r, s in hits if math.isfinite(s)]
+    if len(kept) < len(hits):
+        parts.found_broken(
+            parts.user_id(user),
+            f"the {kind} vector index gave scores that are not numbers: those hits are left "
+            "out; `nemori doctor --repair` rebuilds it",
+        )
+    return kept
 
 
 def in_conversation(

@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from nemori_cli.config import validate_user_id
 from nemori_cli.embed import chroma_embedding_function
-from nemori_cli.errors import EmbeddingMismatch, NemoriError, StoreError
+from nemori_cli.errors import BrokenIndex, EmbeddingMismatch, NemoriError, StoreError
 from nemori_cli.models import KINDS
 from nemori_cli.store.vector_index import collection_name, record_of
 from nemori_cli.store.where import can_match, chroma_where, matches
@@ -39,9 +40,19 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
+# What SQLite and the OS say when a write finds no room or no permission to write
+DISK_ERRORS = ("disk I/O error", "disk is full", "File too large", "No space left", "readonly")
+
+
 def one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+    line = f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+    return f"{line} (is the disk full or read-only?)" if is_disk_error(exc) else line
+
+
+def is_disk_error(exc: BaseException) -> bool:
+    """Whether a failure is the disk's (full, read-only), not damage to what it holds."""
+    return any(word in str(exc) for word in DISK_ERRORS)
 
 
 def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
@@ -302,6 +313,22 @@ class ChromaVectorIndex:
         coll = self._collection(kind, check=False)
         return coll.get(include=["embeddings", "metadatas"], limit=_PAGE, offset=offset)
 
+    def probe(self) -> None:
+        """Read a little of each of the user's collections: BrokenIndex when that fails."""
+        try:
+            for kind in KINDS:
+                coll = self._collection(kind, check=False)
+                coll.count()
+                coll.get(limit=1, include=["embeddings"])
+        except NemoriError:
+            raise
+        except Exception as exc:
+            if is_disk_error(exc):  # the disk's fault, not the index's: nothing to move aside
+                raise StoreError(f"vector index at {self.location}: {one_line(exc)}") from None
+            raise BrokenIndex(
+                f"vector index at {self.location}: {one_line(exc)}", one_line(exc)
+            ) from None
+
     def check_model(self, kind: str) -> None:
         """Raise EmbeddingMismatch when the kind's collection was built by another embedder."""
         self._collection(kind)
@@ -314,6 +341,15 @@ class ChromaVectorIndex:
 
     def settle(self) -> None:
         return None  # deletes on a server are immediate
+
+    def damaged(self) -> list[tuple[Path, str]]:
+        return []  # a server's files are the server's to keep: nothing here is moved aside
+
+    def copy_damage(self, kind: str) -> str | None:
+        return None
+
+    def sample_problem(self, kind: str, size: int = 64) -> str | None:
+        return None
 
     @_guarded
     def count(self, kind: str) -> int:

@@ -26,12 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from nemori_cli.errors import BrokenIndex
 from nemori_cli.store.files import FILE_MODE, ensure_private_dir
 
 if TYPE_CHECKING:
     import numpy as np
 
 Where = Callable[[dict[str, Any]], bool]
+NORM_TOLERANCE = 0.01  # every stored vector is L2-normalised (embed.py, indexing.py)
+ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:@")
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,11 @@ class FlatView:
 
         if k <= 0 or not self.docs:
             return []
-        sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
+            sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        live = sims[self.live]
+        if not np.isfinite(live).all() or float(np.abs(live).max()) > 1 + NORM_TOLERANCE:
+            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
         sims[~self.live] = -np.inf
         want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
         while True:
@@ -90,6 +97,19 @@ class FlatView:
         import numpy as np
 
         return {d: np.array(self.matrix[self.docs[d]]) for d in doc_ids if d in self.docs}
+
+    def bad_rows(self) -> int:
+        """Live rows that are not finite unit vectors (bit rot, a torn page)."""
+        import numpy as np
+
+        rows = sorted(self.docs.values())
+        bad = 0
+        for start in range(0, len(rows), 4096):
+            with np.errstate(all="ignore"):
+                block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
+                norms = np.sqrt((block * block).sum(axis=1))
+            bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
+        return bad
 
 
 class FlatVectors:
@@ -139,13 +159,18 @@ class FlatVectors:
         docs: dict[str, int] = {}
         metas: dict[int, Any] = {}
         of_record: dict[str, list[str]] = {}
-        for line in log.split(b"\n"):
+        lines = log.split(b"\n")
+        for n, line in enumerate(lines):
             if not line:
                 continue
             try:
                 entry = orjson.loads(line)
-            except orjson.JSONDecodeError:  # a line cut short by a crash: the last one
-                break
+            except orjson.JSONDecodeError:
+                if n == len(lines) - 1:  # a line cut short by a crash: the last one
+                    break
+                return None  # torn inside the log: damaged, not interrupted
+            if not valid_entry(entry):
+                return None
             if entry[0] == "+":
                 _, row, doc, meta = entry
                 if row >= rows:
@@ -220,11 +245,21 @@ class FlatVectors:
         return head
 
     def pending(self, kind: str) -> set[str]:
-        """Records deleted here whose Chroma documents wait for Chroma's next write."""
+        """Records deleted here whose Chroma documents wait for Chroma's next write.
+
+        Lines that are not record ids (a damaged file) are left out: doctor names them.
+        """
+        return {line for line in self.pending_lines(kind) if is_record_id(line)}
+
+    def pending_lines(self, kind: str) -> list[str]:
         try:
-            return set(filter(None, self._pending_file(kind).read_text("utf-8").splitlines()))
+            raw = self._pending_file(kind).read_bytes()
         except FileNotFoundError:
-            return set()
+            return []
+        return [ln for ln in raw.decode("utf-8", errors="replace").splitlines() if ln]
+
+    def pending_file(self, kind: str) -> Path:
+        return self._pending_file(kind)
 
     def add_pending(self, kind: str, record_ids: Iterable[str]) -> None:
         ensure_private_dir(self.folder)
@@ -272,3 +307,24 @@ class FlatVectors:
             return 0
         entry = orjson.loads(tail[tail.rfind(b"\n", 0, end) + 1 : end])
         return int(entry[1]) + 1 if entry[0] == "+" else int(entry[1])
+
+
+def is_record_id(text: str) -> bool:
+    """Whether a line of a pending list can be a record id."""
+    return 0 < len(text) <= 200 and set(text) <= ID_CHARS
+
+
+def valid_entry(entry: Any) -> bool:
+    """Whether a replayed log line has the shape the writer gives it."""
+    if not isinstance(entry, list) or not entry:
+        return False
+    if entry[0] == "+":
+        return (
+            len(entry) == 4
+            and isinstance(entry[1], int)
+            and entry[1] >= 0
+            and isinstance(entry[2], str)
+            and isinstance(entry[3], dict)
+            and "record_id" in entry[3]
+        )
+    return entry[0] == "-" and len(entry) == 3 and isinstance(entry[2], str)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from nemori_cli.store.files import FILE_MODE
-from nemori_cli.store.flat import FlatVectors, Header
+from nemori_cli.errors import BrokenIndex
+from nemori_cli.store.flat import NORM_TOLERANCE, FlatVectors, Header, valid_entry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,7 +60,11 @@ class SnapView:
 
         if k <= 0 or not self.live_rows:
             return []
-        sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
+            sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        sims[self.dead] = 0.0
+        if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
+            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
         sims[self.dead] = -np.inf
         records, row_record = self.state.records, self.row_record
         metas = self.state.meta_of if where is not None else None
@@ -91,6 +96,19 @@ class SnapView:
 
         rows = self.state.rows_of(doc_ids)
         return {d: np.array(self.matrix[r]) for d, r in rows.items()}
+
+    def bad_rows(self) -> int:
+        """Live rows that are not finite unit vectors (bit rot, a torn page)."""
+        import numpy as np
+
+        rows = np.flatnonzero(self.row_record >= 0)
+        bad = 0
+        for start in range(0, len(rows), 4096):
+            with np.errstate(all="ignore"):
+                block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
+                norms = np.sqrt((block * block).sum(axis=1))
+            bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
+        return bad
 
 
 class State:
@@ -239,14 +257,16 @@ class State:
                 rows.pop(docs[row] or "", None)
 
     def replay(self, log: bytes, rows: int) -> tuple[int, bool]:
-        """Apply whole log lines; return (bytes consumed, False when a line names a missing row)."""
+        """Apply whole log lines; return (bytes consumed, False when the log is damaged)."""
         used = 0
         for line in log.split(b"\n")[:-1]:  # the last piece lacks its newline: not whole yet
             if line:
                 try:
                     entry = orjson.loads(line)
-                except orjson.JSONDecodeError:  # a line cut short by a crash: the last one
-                    break
+                except orjson.JSONDecodeError:  # torn inside the log: damaged, not interrupted
+                    return used, False
+                if not valid_entry(entry):
+                    return used, False
                 if entry[0] == "+":
                     _, row, doc, meta = entry
                     if row >= rows:

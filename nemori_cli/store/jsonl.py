@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
@@ -97,7 +98,10 @@ class JsonlFile:
                     continue
                 record = _loads_object(line)
                 if record is None:
-                    raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+                    raise StoreError(
+                        f"{self.path}: line {number} is not a valid JSON record: "
+                        "run `nemori doctor --repair`"
+                    )
                 records.append(record)
         finally:
             if gc_was_enabled:
@@ -133,7 +137,10 @@ class JsonlFile:
                 continue
             record_id = _line_id(line)
             if record_id is None:
-                raise StoreError(f"{self.path}: line {number} is not a valid JSON record")
+                raise StoreError(
+                        f"{self.path}: line {number} is not a valid JSON record: "
+                        "run `nemori doctor --repair`"
+                    )
             out[record_id] = line
         return out
 
@@ -163,12 +170,15 @@ class JsonlFile:
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
         try:
+            start = os.fstat(fd).st_size
             view = memoryview(payload)
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
             os.fsync(fd)
         except OSError as exc:
+            with contextlib.suppress(OSError):  # a full disk: leave no torn line behind
+                os.ftruncate(fd, start)
             raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
         finally:
             os.close(fd)
@@ -203,7 +213,10 @@ class JsonlFile:
 
     def _replace_with(self, chunks: Iterable[bytes]) -> None:
         folder = ensure_private_dir(self.path.parent)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=self.path.name + ".", suffix=".tmp")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=self.path.name + ".", suffix=".tmp")
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
         try:
             with os.fdopen(fd, "wb") as fh:
                 for chunk in chunks:
@@ -212,6 +225,9 @@ class JsonlFile:
                 os.fsync(fh.fileno())
             os.chmod(tmp, FILE_MODE)
             os.replace(tmp, self.path)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise StoreError(f"{self.path}: cannot write: {exc.strerror}") from None
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from nemori_cli.errors import StoreError
+from nemori_cli.errors import BrokenIndex, StoreError
 from nemori_cli.store.bm25_query import SavedBM25, query_tokens, stemmer
 from nemori_cli.store.files import DIR_MODE, FILE_MODE, ensure_private_dir
 
@@ -177,11 +177,16 @@ class LexicalIndex:
                     retriever = SavedBM25.load(folder) or _bm25s().BM25.load(
                         str(folder), mmap=True, show_progress=False
                     )
+                if not isinstance(doc_ids, list) or not all(isinstance(d, str) for d in doc_ids):
+                    raise ValueError(f"{DOC_IDS_FILE} is not a list of ids")
+                if not all(isinstance(d, str) for d in deleted):
+                    raise ValueError(f"{DELETED_FILE} is not a list of ids")
                 break
-            except (OSError, ValueError) as exc:
+            except Exception as exc:  # bm25s and numpy raise anything on a damaged file
                 if attempt:
-                    raise StoreError(
-                        f"{folder}: the BM25 index cannot be read ({exc}): run `nemori reindex`"
+                    why = f"the BM25 index cannot be read ({type(exc).__name__})"
+                    raise BrokenIndex(
+                        f"{folder}: {why}: run `nemori doctor --repair`", why
                     ) from None
         self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
         self._set_deleted(deleted)
@@ -204,10 +209,17 @@ class LexicalIndex:
         if k <= 0 or not text or not self._load():
             return []
         tokens = query_tokens(text[:MAX_QUERY_CHARS])
-        token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
-        if not token_ids:
-            return []
-        scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        try:
+            token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
+            if not token_ids:
+                return []
+            with np.errstate(all="ignore"):
+                scores = np.asarray(self._retriever.get_scores_from_ids(token_ids))
+        except Exception as exc:  # a damaged matrix fails in numpy or scipy, anyhow
+            raise BrokenIndex(f"{self.folder}: {exc}", "the BM25 index cannot be read") from None
+        if len(scores) != len(self._doc_ids) or not np.isfinite(scores).all():
+            why = "the BM25 index gives scores that are not numbers"
+            raise BrokenIndex(f"{self.folder}: {why}", why)
         if self._mask is not None:
             scores = scores.copy()
             scores[self._mask] = 0

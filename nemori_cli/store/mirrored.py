@@ -10,10 +10,12 @@ A crash between the two writes leaves a dirty marker, and the repair rebuilds th
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from nemori_cli.errors import BrokenIndex, StoreError
 from nemori_cli.models import KINDS
-from nemori_cli.store.flat import FlatVectors, Header
+from nemori_cli.store.flat import FlatVectors, Header, is_record_id
 from nemori_cli.store.flat_view import SnapView, load_view
 from nemori_cli.store.where import can_match, chroma_where, matches
 
@@ -32,9 +34,18 @@ class MirroredVectorIndex:
     """A VectorIndex on embedded Chroma whose reads use the flat copy while it is current."""
 
     def __init__(
-        self, flat: FlatVectors, open_chroma: Callable[[], ChromaVectorIndex], embedder: Embedder
+        self,
+        flat: FlatVectors,
+        open_chroma: Callable[[], ChromaVectorIndex],
+        embedder: Embedder,
+        *,
+        chroma_dir: Path | None = None,
+        on_broken: Callable[[str], None] | None = None,
     ) -> None:
         self.flat = flat
+        self.chroma_dir = chroma_dir
+        self._on_broken = on_broken
+        self._broken: set[str] = set()  # kinds whose copy was found damaged in this process
         self._open_chroma = open_chroma
         self._chroma: ChromaVectorIndex | None = None
         self._model = (embedder.model_id, int(embedder.dim))
@@ -60,10 +71,12 @@ class MirroredVectorIndex:
         Reloaded when another process has written since (a long-running MCP server sees new
         memories as a search run afterwards would).
         """
-        if self._wrote:
+        if self._wrote or kind in self._broken:
             return None
         head = self.flat.header(kind)
         if head is None or (head.model, head.dim) != self._model:
+            if (self.flat.folder / f"{kind}.json").exists() and head is None:
+                self._broke(kind, "its header cannot be read")
             return None
         stamp = (head.gen, self.flat.log_size(kind, head))
         cached = self._views.get(kind)
@@ -71,16 +84,34 @@ class MirroredVectorIndex:
             fits = self.flat.rows(kind, head) <= FLAT_MAX_ROWS
             cached = (stamp, load_view(self.flat, kind, head) if fits else None)
             self._views[kind] = cached
+            if fits and cached[1] is None:
+                self._broke(kind, "its files disagree")
         return cached[1]
+
+    def _broke(self, kind: str, why: str) -> None:
+        """Stop using a damaged copy of one kind, and say so (once) to whoever listens."""
+        if kind in self._broken:
+            return
+        self._broken.add(kind)
+        if self._on_broken is not None:
+            self._on_broken(
+                f"the flat copy of the {kind} vectors is damaged ({why}): searching Chroma "
+                "instead; `nemori doctor --repair` (or the next ingest) rebuilds it"
+            )
 
     def query(
         self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]:
         view = self._view(kind)
         clause = chroma_where(where)
-        if view is None or (clause is not None and not can_match(clause)):
-            return self._unpended(kind, [self.chroma.query(kind, embedding, k, where)])[0]
-        return view.query(embedding, k, None if clause is None else lambda m: matches(m, clause))
+        if view is not None and (clause is None or can_match(clause)):
+            try:
+                return view.query(
+                    embedding, k, None if clause is None else lambda m: matches(m, clause)
+                )
+            except BrokenIndex:
+                self._broke(kind, "rows that are not finite unit vectors")
+        return self._unpended(kind, [self.chroma.query(kind, embedding, k, where)])[0]
 
     def query_many(
         self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
@@ -96,7 +127,7 @@ class MirroredVectorIndex:
         return [[h for h in hits if h[0] not in gone] for hits in results] if gone else results
 
     def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
-        view = self._view(kind)
+        view = self._view(kind)  # searched first: a damaged copy is known by now
         return self.chroma.embeddings(kind, doc_ids) if view is None else view.embeddings(doc_ids)
 
     def record_ids(self, kind: str) -> set[str]:
@@ -188,6 +219,64 @@ class MirroredVectorIndex:
         self._heads.clear()
 
     # --- the copy itself (doctor) --------------------------------------------------------
+
+    def damaged(self) -> list[tuple[Path, str]]:
+        """Derived files that cannot be read (Chroma's folder, the copy), and why."""
+        found: list[tuple[Path, str]] = []
+        try:
+            self.chroma.probe()
+        except BrokenIndex as exc:
+            if self.chroma_dir is not None:
+                found.append((self.chroma_dir, exc.reason))
+        for kind in KINDS:
+            why = self.copy_damage(kind)
+            if why:
+                found.append((self.flat.folder, f"{kind} copy: {why}"))
+                break
+        for kind in KINDS:
+            bad = [ln for ln in self.flat.pending_lines(kind) if not is_record_id(ln)]
+            if bad:
+                found.append((self.flat.pending_file(kind), f"{len(bad)} line(s) are not ids"))
+        return found
+
+    def copy_damage(self, kind: str) -> str | None:
+        """Why one kind's copy cannot be used (None when it reads as whole, or is absent)."""
+        head = self.flat.header(kind)
+        if head is None:
+            exists = (self.flat.folder / f"{kind}.json").exists()
+            return "its header cannot be read" if exists else None
+        if (head.model, head.dim) != self._model:
+            return None  # another embedder's: rebuilt, not damaged
+        view = self.flat.view(kind, head)
+        if view is None:
+            return "its rows and log disagree, or the log is torn"
+        bad = view.bad_rows()
+        return f"{bad} row(s) are not finite unit vectors" if bad else None
+
+    def sample_problem(self, kind: str, size: int = 64) -> str | None:
+        """Rows of the copy that differ from Chroma's vectors, on an evenly spread sample."""
+        import numpy as np
+
+        head = self.flat.header(kind)
+        view = self.flat.view(kind, head) if head is not None else None
+        if view is None or not view.docs:
+            return None
+        ids = sorted(view.docs)
+        sample = ids[:: max(1, len(ids) // size)][:size]
+        try:
+            theirs = self.chroma.embeddings(kind, sample)
+        except StoreError:
+            return None  # Chroma's own problem is reported on its own
+        mine = view.embeddings(sample)
+        differ = [
+            d
+            for d in sample
+            if d in theirs
+            and not np.allclose(np.asarray(theirs[d], np.float32), mine[d], rtol=0, atol=1e-5)
+        ]
+        if not differ:
+            return None
+        return f"{len(differ)} of {len(sample)} sampled row(s) differ from Chroma"
 
     def copy_problem(self, kind: str, chroma_doc_ids: Collection[str]) -> str | None:
         """How the flat copy differs from Chroma's documents, or None when it matches."""

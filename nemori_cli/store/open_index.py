@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from nemori_cli.config import validate_user_id
-from nemori_cli.errors import StoreError, UsageError
-from nemori_cli.store.chroma import ChromaVectorIndex, one_line
+from nemori_cli.errors import BrokenIndex, StoreError, UsageError
+from nemori_cli.store.chroma import ChromaVectorIndex, is_disk_error, one_line
 from nemori_cli.store.files import ensure_private_dir
 from nemori_cli.store.flat import FlatVectors
 from nemori_cli.store.mirrored import MirroredVectorIndex
@@ -25,17 +26,38 @@ def quiet_chroma() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def open_vector_index(settings: Settings, user_id: str, embedder: Embedder) -> VectorIndex:
+def open_vector_index(
+    settings: Settings,
+    user_id: str,
+    embedder: Embedder,
+    on_broken: Callable[[str], None] | None = None,
+) -> VectorIndex:
     """Open the user's vector index: embedded under data_dir/chroma, or on settings.chroma_url.
 
     Embedded Chroma comes with a flat copy of its vectors (store/mirrored.py), and chromadb is
-    imported only when a command needs Chroma itself.
+    imported only when a command needs Chroma itself. on_broken hears of a damaged flat copy.
     """
     validate_user_id(user_id)
     if settings.chroma_url is None:
         flat = FlatVectors(settings.data_dir / "flat" / user_id)
-        return MirroredVectorIndex(flat, lambda: open_chroma(settings, user_id, embedder), embedder)
+        return MirroredVectorIndex(
+            flat,
+            lambda: open_chroma(settings, user_id, embedder),
+            embedder,
+            chroma_dir=settings.data_dir / "chroma",
+            on_broken=on_broken,
+        )
     return open_chroma(settings, user_id, embedder)
+
+
+def forget_chroma_clients() -> None:
+    """Drop the Chroma clients this process keeps per path (after their folder moved)."""
+    import sys
+
+    if "chromadb" in sys.modules:
+        from chromadb.api.client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()
 
 
 def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
@@ -50,7 +72,15 @@ def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaV
         try:
             client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
         except Exception as exc:
-            raise StoreError(f"cannot open the vector index at {path}: {one_line(exc)}") from None
+            if is_disk_error(exc):  # a full disk: moving the index aside would not help
+                raise StoreError(
+                    f"cannot open the vector index at {path}: {one_line(exc)}"
+                ) from None
+            raise BrokenIndex(
+                f"cannot open the vector index at {path}: {one_line(exc)}; "
+                "`nemori doctor --repair` moves it aside and rebuilds it",
+                one_line(exc),
+            ) from None
         return ChromaVectorIndex(client, user_id, embedder, location=str(path))
 
     url = settings.chroma_url

@@ -34,7 +34,8 @@ class LazyRecords(Mapping[str, R]):
                 record = self._parse(orjson.loads(line))
             except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                 raise StoreError(
-                    f"{self._path}: record {record_id!r} is not a valid JSON record"
+                    f"{self._path}: record {record_id!r} is not a valid JSON record: "
+                    "run `nemori doctor --repair`"
                 ) from None
             self._parsed[record_id] = record
         return record

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -50,6 +51,12 @@ class VectorIndex(Protocol):
     def rebuild_copy(self, kind: str) -> None: ...
 
     def settle(self) -> None: ...
+
+    def damaged(self) -> list[tuple[Path, str]]: ...
+
+    def copy_damage(self, kind: str) -> str | None: ...
+
+    def sample_problem(self, kind: str, size: int = 64) -> str | None: ...
 
 
 def collection_name(user_id: str, kind: str) -> str:
