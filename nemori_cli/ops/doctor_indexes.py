@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nemori_cli.indexing import episode_texts, index_records
+from nemori_cli.indexing import episode_texts, index_records, turn_docs, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind
 from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
@@ -109,6 +109,11 @@ def check_drift(parts: Parts, user: str, kind: Kind, records: dict[str, Any]) ->
     drift.lexical_duplicates = len(lex_ids) - len(set(lex_ids))
     drift.lexical_missing = set(records) - set(lex_ids)
     drift.lexical_extra = set(lex_ids) - set(records)
+    if kind == "episode":  # the turn index: every episode with words has turns in it
+        turned = {turn_episode(d) for d in parts.turns(user).doc_ids()}
+        worded = {r.id for r in records.values() if turn_docs(r)}
+        drift.lexical_missing |= worded - turned
+        drift.lexical_extra |= turned - set(records)
     return drift
 
 

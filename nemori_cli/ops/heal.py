@@ -14,8 +14,7 @@ from nemori_cli.store.open_index import forget_chroma_clients
 def damaged_stores(parts: Parts, user: str) -> list[tuple[Path, str]]:
     """The user's derived stores (and the shared Chroma folder) that cannot be read, and why."""
     found = list(parts.vectors(user).damaged())
-    for kind in KINDS:
-        lexical = parts.lexical(kind, user)
+    for lexical in [parts.lexical(kind, user) for kind in KINDS] + [parts.turns(user)]:
         try:
             lexical.doc_ids()
         except BrokenIndex as exc:
