@@ -216,12 +216,13 @@ def bench_search100k(rep: Report, repeat: int) -> None:
     _in_process(rep, 100_000, data, repeat)
     r = _child("recall", data, "50")
     rep.add(
-        "flat copy recall@50 against Chroma's answer, 100k+100k",
+        "flat copy recall@50, exact answer over Chroma's vectors, 100k+100k",
         f"{r['recall']:.4f}",
         ">= 0.99",
         r["recall"] >= 0.99,
-        f"per kind: {r['per_kind']}",
+        "The flat copy differs from the vectors Chroma holds.",
     )
+    rep.add("  Chroma's HNSW answer against the same truth", f"{r['hnsw_recall']:.4f}")
 
 
 def bench_locomo(rep: Report, repeat: int, runs: int) -> None:
