@@ -6,6 +6,7 @@ which command is expected to heal it. docs/reliability.md is checked against thi
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -151,10 +152,13 @@ class Run:
 def run(*args: str, stdin: str | None = None) -> Run:
     """Run `nemori ARGS` in-process, recording every warning that would reach the user."""
     forget_clients()
+    gc.collect()  # what earlier tests left unclosed warns when collected, not here
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         code, out, err = cli(*args, stdin=stdin)
-    warned = [str(w.message) for w in caught if not issubclass(w.category, DeprecationWarning)]
+    # Python never shows these two to a user unless asked (its default warning filters)
+    quiet = (DeprecationWarning, ResourceWarning)
+    warned = [str(w.message) for w in caught if not issubclass(w.category, quiet)]
     return Run(code, out, [ln for ln in err.splitlines() if ln.strip()], warned)
 
 
