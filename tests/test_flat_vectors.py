@@ -234,3 +234,20 @@ def test_a_long_line_cut_short_after_a_long_line_still_finds_the_next_row(
     reader(settings).upsert("episode", ["c#0"], unit(0, 1)[None, :], ["c"], [{"record_id": "c"}])
     hits = reader(settings).query("episode", unit(0, 1), 5)
     assert [r for r, _ in hits][:1] == ["c"] and {r for r, _ in hits} == {"a", "c"}
+
+
+def test_a_reader_that_keeps_searching_a_big_store_moves_to_chroma_after_its_first_query(
+    writer: mirrored.MirroredVectorIndex, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    want = writer.query("fact", unit(1, 0), 10)
+    monkeypatch.setattr(mirrored, "FLAT_EXACT_ROWS", 3)
+    server = reader(settings)
+    assert_same(server.query("fact", unit(1, 0), 10), want)
+    assert server._chroma is None  # a one-shot search never starts Chroma
+    assert_same(server.query("fact", unit(1, 0), 10), want)
+    assert server._chroma is not None
+    monkeypatch.undo()
+    small = reader(settings)
+    for _ in range(3):
+        assert_same(small.query("fact", unit(1, 0), 10), want)
+    assert small._chroma is None

@@ -4,6 +4,7 @@ Every write goes to Chroma and then to the flat copy (store/flat.py), under the 
 lock. A process that has written nothing (a `nemori search`, the MCP server between ingests)
 searches the copy exactly, without importing chromadb, at any size one person's archive reaches
 (FLAT_MAX_ROWS); it loads through a snapshot of the copy's log (store/flat_view.py).
+A reader that keeps searching a big kind (FLAT_EXACT_ROWS) moves to HNSW after its first query.
 A crash between the two writes leaves a dirty marker, and the repair rebuilds the copy.
 """
 
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
 # Exact search multiplies every row, memory-bound: 300k rows x 384 floats (460 MB) take ~25 ms
 # here; 2M rows would take 3 GB of page cache, past which Chroma's HNSW index answers instead.
 FLAT_MAX_ROWS = 2_000_000
+# Exact search reads every row per query: past this many, a process that keeps searching
+# loads Chroma's HNSW index after its first query (a one-shot `nemori search` never does).
+FLAT_EXACT_ROWS = 60_000
 
 
 class MirroredVectorIndex:
@@ -52,6 +56,7 @@ class MirroredVectorIndex:
         self._wrote = False
         self._views: dict[str, tuple[tuple[int, int], SnapView | None]] = {}
         self._heads: dict[str, Header] = {}
+        self._searched: dict[str, int] = {}  # queries answered per kind in this process
 
     @property
     def chroma(self) -> ChromaVectorIndex:
@@ -104,6 +109,9 @@ class MirroredVectorIndex:
     ) -> list[tuple[str, float]]:
         view = self._view(kind)
         clause = chroma_where(where)
+        self._searched[kind] = done = self._searched.get(kind, 0) + 1
+        if view is not None and done > 1 and len(view.matrix) > FLAT_EXACT_ROWS:
+            view = None  # a long-running reader of a big store: HNSW from the second query
         if view is not None and (clause is None or can_match(clause)):
             try:
                 return view.query(
