@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nemori_cli.answer.ask import AskResult
 from nemori_cli.config import Settings, load_settings
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, SearchHit
 from nemori_cli.ops import delete, records
-from nemori_cli.ops.add import add_document, add_messages, add_note
-from nemori_cli.ops.ask import ask
 from nemori_cli.ops.doctor import UserReport, doctor
-from nemori_cli.ops.dry_run import DryRunReport, scan_paths
 from nemori_cli.ops.export import export_user
 from nemori_cli.ops.fact_list import FactQuery, list_fact_dicts
-from nemori_cli.ops.ingest import IngestRun
 from nemori_cli.ops.records import Stats
 from nemori_cli.ops.reindex import Reindexed, reindex
 from nemori_cli.ops.run_summary import IngestSummary
@@ -27,6 +22,10 @@ from nemori_cli.pipeline.base import Extractor
 from nemori_cli.progress import Progress
 from nemori_cli.search.hybrid import search
 from nemori_cli.store.users import list_users
+
+if TYPE_CHECKING:  # these pull in the importers or the LLM wrapper: loaded by the methods
+    from nemori_cli.answer.ask import AskResult
+    from nemori_cli.ops.dry_run import DryRunReport
 
 
 class Memory:
@@ -107,6 +106,7 @@ class Memory:
 
         Runs the ingest pipeline (episodes, facts, indexes); messages added before add nothing.
         """
+        from nemori_cli.ops.add import add_messages
         return add_messages(
             self.parts, messages, user=user, conversation_id=conversation_id, title=title
         )
@@ -115,6 +115,7 @@ class Memory:
         self, data: str | bytes, *, user: str | None = None, format: str | None = None
     ) -> IngestSummary:
         """Add the conversations of a chat document held in memory (any format ingest reads)."""
+        from nemori_cli.ops.add import add_document
         return add_document(self.parts, data, user=user, format=format)
 
     def add_note(
@@ -124,6 +125,7 @@ class Memory:
 
         category is one of user_profile, experience, knowledge, other (guessed when None).
         """
+        from nemori_cli.ops.add import add_note
         return add_note(self.parts, text, user=user, category=category)
 
     def ingest(
@@ -136,6 +138,7 @@ class Memory:
         facts: bool = True,
     ) -> IngestSummary:
         """Import chat files, build episodes and (unless facts=False) facts, and index them."""
+        from nemori_cli.ops.ingest import IngestRun
         return IngestRun(self.parts, self.user_id(user), facts=facts).run(
             paths, format=format, strict=strict
         )
@@ -145,10 +148,12 @@ class Memory:
     ) -> list[DryRunReport]:
         """Report what ingest would read from each file (and what is new), writing nothing."""
         done_files, known = self.parts.repo(user).ingested()
+        from nemori_cli.ops.dry_run import scan_paths
         return scan_paths(paths, format=format, done_files=done_files, known=known)
 
     def backfill(self, *, user: str | None = None, redo: bool = False) -> IngestSummary:
         """Extract facts for episodes whose extraction is missing, failed or (redo) foreign."""
+        from nemori_cli.ops.ingest import IngestRun
         return IngestRun(self.parts, self.user_id(user), facts=True).backfill(redo=redo)
 
     # --- reading -----------------------------------------------------------------------
@@ -195,6 +200,7 @@ class Memory:
 
         `today` is the date the question is asked on (default: now), for "how long ago".
         """
+        from nemori_cli.ops.ask import ask
         return ask(
             self.parts, question, budget=budget, kind=kind, since=since, until=until,
             user=user, today=today,

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from nemori_cli.store.files import FILE_MODE
 from nemori_cli.errors import BrokenIndex
+from nemori_cli.store.files import FILE_MODE
 from nemori_cli.store.flat import NORM_TOLERANCE, FlatVectors, Header, valid_entry
 
 if TYPE_CHECKING:
