@@ -166,7 +166,10 @@ def child_recall(data_dir: str, k: str) -> dict[str, Any]:
 
     from nemori_cli.embed import LocalEmbedder
     from nemori_cli.memory import Memory
+    from nemori_cli.store import mirrored
 
+    # the copy itself, on every query (a long-running reader moves to HNSW past this size)
+    mirrored.FLAT_EXACT_ROWS = mirrored.FLAT_MAX_ROWS
     memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
     vectors: Any = memory.parts.vectors()
     embedder = LocalEmbedder()
