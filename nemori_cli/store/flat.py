@@ -60,38 +60,13 @@ class FlatView:
 
     def query(self, vector: np.ndarray, k: int, where: Where | None) -> list[tuple[str, float]]:
         """Up to k (record_id, cosine), best first, one per record, among rows that pass where."""
-        import numpy as np
 
         if k <= 0 or not self.docs:
             return []
-        with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
-            sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
-        live = sims[self.live]
-        if not np.isfinite(live).all() or float(np.abs(live).max()) > 1 + NORM_TOLERANCE:
-            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
-        sims[~self.live] = -np.inf
-        want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
-        while True:
-            if want < len(sims):
-                top = np.argpartition(-sims, want)[:want]
-                order = top[np.lexsort((top, -sims[top]))]  # ties by row, as argsort below
-            else:
-                order = np.argsort(-sims, kind="stable")
-            best: dict[str, float] = {}
-            for row in order:
-                if sims[row] == -np.inf:
-                    break
-                meta = self.metas[int(row)]
-                if where is not None and not where(meta):
-                    continue
-                rid = str(meta["record_id"])
-                if rid not in best:
-                    best[rid] = float(sims[row])
-                    if len(best) >= k:
-                        return list(best.items())
-            if want >= len(sims):
-                return list(best.items())
-            want *= 4
+        sims = live_sims(self.matrix, vector, ~self.live)
+        metas = self.metas
+        passes = None if where is None else (lambda row: where(metas[row]))
+        return best_records(sims, k, lambda row: str(metas[row]["record_id"]), passes)
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
@@ -100,16 +75,7 @@ class FlatView:
 
     def bad_rows(self) -> int:
         """Live rows that are not finite unit vectors (bit rot, a torn page)."""
-        import numpy as np
-
-        rows = sorted(self.docs.values())
-        bad = 0
-        for start in range(0, len(rows), 4096):
-            with np.errstate(all="ignore"):
-                block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
-                norms = np.sqrt((block * block).sum(axis=1))
-            bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
-        return bad
+        return count_bad_rows(self.matrix, sorted(self.docs.values()))
 
 
 class FlatVectors:
@@ -328,3 +294,62 @@ def valid_entry(entry: Any) -> bool:
             and "record_id" in entry[3]
         )
     return entry[0] == "-" and len(entry) == 3 and isinstance(entry[2], str)
+
+
+def live_sims(matrix: np.ndarray, vector: np.ndarray, dead: Any) -> np.ndarray:
+    """Cosines of every row with the vector, dead rows at -inf; BrokenIndex on a damaged row."""
+    import numpy as np
+
+    with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
+        sims = matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
+    sims[dead] = 0.0
+    if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
+        raise BrokenIndex("the flat copy of the vectors holds damaged rows")
+    sims[dead] = -np.inf
+    return sims
+
+
+def best_records(
+    sims: np.ndarray,
+    k: int,
+    record_of: Callable[[int], str],
+    passes: Callable[[int], bool] | None,
+) -> list[tuple[str, float]]:
+    """Up to k (record_id, score), best first, one per record, among rows that pass."""
+    import numpy as np
+
+    want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
+    while True:
+        if want < len(sims):
+            top = np.argpartition(-sims, want)[:want]
+            order = top[np.lexsort((top, -sims[top]))]  # ties by row, as argsort below
+        else:
+            order = np.argsort(-sims, kind="stable")
+        best: dict[str, float] = {}
+        for row in order.tolist():
+            score = float(sims[row])
+            if score == -np.inf:
+                break
+            if passes is not None and not passes(row):
+                continue
+            rid = record_of(row)
+            if rid not in best:
+                best[rid] = score
+                if len(best) >= k:
+                    return list(best.items())
+        if want >= len(sims):
+            return list(best.items())
+        want *= 4
+
+
+def count_bad_rows(matrix: np.ndarray, rows: Sequence[int] | np.ndarray) -> int:
+    """How many of these rows are not finite unit vectors."""
+    import numpy as np
+
+    bad = 0
+    for start in range(0, len(rows), 4096):
+        with np.errstate(all="ignore"):
+            block = np.asarray(matrix[rows[start : start + 4096]], dtype=np.float64)
+            norms = np.sqrt((block * block).sum(axis=1))
+        bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
+    return bad

@@ -20,9 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from nemori_cli.errors import BrokenIndex
 from nemori_cli.store.files import FILE_MODE
-from nemori_cli.store.flat import NORM_TOLERANCE, FlatVectors, Header, valid_entry
+from nemori_cli.store.flat import (
+    FlatVectors,
+    Header,
+    best_records,
+    count_bad_rows,
+    live_sims,
+    valid_entry,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,40 +62,13 @@ class SnapView:
 
     def query(self, vector: np.ndarray, k: int, where: Where | None) -> list[tuple[str, float]]:
         """Up to k (record_id, cosine), best first, one per record, among rows that pass where."""
-        import numpy as np
 
         if k <= 0 or not self.live_rows:
             return []
-        with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
-            sims = self.matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
-        sims[self.dead] = 0.0
-        if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
-            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
-        sims[self.dead] = -np.inf
-        records, row_record = self.state.records, self.row_record
-        metas = self.state.meta_of if where is not None else None
-        want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
-        while True:
-            if want < len(sims):
-                top = np.argpartition(-sims, want)[:want]
-                order = top[np.lexsort((top, -sims[top]))]  # ties by row, as argsort below
-            else:
-                order = np.argsort(-sims, kind="stable")
-            best: dict[str, float] = {}
-            for row in order.tolist():
-                score = float(sims[row])
-                if score == -np.inf:
-                    break
-                if metas is not None and where is not None and not where(metas(row)):
-                    continue
-                rid = records[row_record[row]]
-                if rid not in best:
-                    best[rid] = score
-                    if len(best) >= k:
-                        return list(best.items())
-            if want >= len(sims):
-                return list(best.items())
-            want *= 4
+        sims = live_sims(self.matrix, vector, self.dead)
+        records, row_record, meta_of = self.state.records, self.row_record, self.state.meta_of
+        passes = None if where is None else (lambda row: where(meta_of(row)))
+        return best_records(sims, k, lambda row: records[row_record[row]], passes)
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
@@ -101,14 +80,7 @@ class SnapView:
         """Live rows that are not finite unit vectors (bit rot, a torn page)."""
         import numpy as np
 
-        rows = np.flatnonzero(self.row_record >= 0)
-        bad = 0
-        for start in range(0, len(rows), 4096):
-            with np.errstate(all="ignore"):
-                block = np.asarray(self.matrix[rows[start : start + 4096]], dtype=np.float64)
-                norms = np.sqrt((block * block).sum(axis=1))
-            bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
-        return bad
+        return count_bad_rows(self.matrix, np.flatnonzero(self.row_record >= 0))
 
 
 class State:
