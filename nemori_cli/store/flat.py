@@ -109,19 +109,14 @@ class FlatVectors:
 
     def view(self, kind: str, head: Header) -> FlatView | None:
         """Replay the current generation; None when its files are missing or disagree."""
-        import numpy as np
 
         try:
             log = self._file(kind, head.gen, "log").read_bytes()
             path = self._file(kind, head.gen, "f32")
-            rows = path.stat().st_size // (4 * head.dim)  # a row cut short by a crash is left out
-            matrix = (
-                np.memmap(path, dtype=np.float32, mode="r", shape=(rows, head.dim))
-                if rows
-                else np.zeros((0, head.dim), dtype=np.float32)
-            )
+            matrix = open_rows(path, head.dim)
         except (OSError, ValueError):
             return None
+        rows = len(matrix)
         docs: dict[str, int] = {}
         metas: dict[int, Any] = {}
         of_record: dict[str, list[str]] = {}
@@ -353,3 +348,13 @@ def count_bad_rows(matrix: np.ndarray, rows: Sequence[int] | np.ndarray) -> int:
             norms = np.sqrt((block * block).sum(axis=1))
         bad += int((~np.isfinite(norms) | (np.abs(norms - 1) > NORM_TOLERANCE)).sum())
     return bad
+
+
+def open_rows(path: Path, dim: int) -> np.ndarray:
+    """The whole rows of a copy's file, memory-mapped (a row cut short by a crash is left out)."""
+    import numpy as np
+
+    rows = path.stat().st_size // (4 * dim)
+    if not rows:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.memmap(path, dtype=np.float32, mode="r", shape=(rows, dim))

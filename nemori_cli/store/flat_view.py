@@ -27,6 +27,7 @@ from nemori_cli.store.flat import (
     best_records,
     count_bad_rows,
     live_sims,
+    open_rows,
     valid_entry,
 )
 
@@ -314,22 +315,17 @@ def read_snapshot(flat: FlatVectors, kind: str, head: Header, log: Path) -> tupl
 
 def load_view(flat: FlatVectors, kind: str, head: Header) -> SnapView | None:
     """The kind's current generation from its snapshot and log tail; None when unreadable."""
-    import numpy as np
 
     folder = flat.folder
     log = folder / f"{kind}-{head.gen}.log"
     path = folder / f"{kind}-{head.gen}.f32"
     try:
-        rows = path.stat().st_size // (4 * head.dim)  # a row cut short by a crash is left out
+        matrix = open_rows(path, head.dim)
+        rows = len(matrix)
         state, covered = read_snapshot(flat, kind, head, log)
         with log.open("rb") as fh:
             fh.seek(covered)
             tail = fh.read()
-        matrix = (
-            np.memmap(path, dtype=np.float32, mode="r", shape=(rows, head.dim))
-            if rows
-            else np.zeros((0, head.dim), dtype=np.float32)
-        )
     except (OSError, ValueError):
         return None
     if state.extent > rows:
