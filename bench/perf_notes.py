@@ -7,7 +7,7 @@ WHY = {
     "listings over 500 rows now print as plain aligned text (rich renders about 1 ms a row). "
     "What would help: stream --json straight from the JSONL lines, a lighter CLI import.",
     "cold_search": "What is left: Python with Typer and rich (~0.25 s), importing Memory's modules "
-    "(pydantic for the answer models among them), onnxruntime loading the model (~0.3 s, "
+    "(Typer itself imports pydantic), onnxruntime loading the model (~0.3 s, "
     "overlapped with the index loads), the JSONL line index of both kinds and the flat copy's "
     "snapshot. chromadb and bm25s are not imported by a search. What would help further: a "
     "saved id -> line offset index of the JSONL, a lighter import of Memory, or a long-running "
