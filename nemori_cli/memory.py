@@ -8,24 +8,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.config import Settings, load_settings
-from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, SearchHit
-from nemori_cli.ops import delete, records
-from nemori_cli.ops.doctor import UserReport, doctor
-from nemori_cli.ops.export import export_user
-from nemori_cli.ops.fact_list import FactQuery, list_fact_dicts
-from nemori_cli.ops.records import Stats
-from nemori_cli.ops.reindex import Reindexed, reindex
-from nemori_cli.ops.run_summary import IngestSummary
 from nemori_cli.parts import Parts
-from nemori_cli.pipeline.base import Extractor
 from nemori_cli.progress import Progress
-from nemori_cli.search.hybrid import search
-from nemori_cli.store.users import list_users
 
-if TYPE_CHECKING:  # these pull in the importers or the LLM wrapper: loaded by the methods
+if TYPE_CHECKING:  # each method imports its operation: a command loads only what it runs
     from nemori_cli.answer.ask import AskResult
+    from nemori_cli.embed import Embedder
+    from nemori_cli.ops.delete import Deleted
+    from nemori_cli.ops.doctor import UserReport
     from nemori_cli.ops.dry_run import DryRunReport
+    from nemori_cli.ops.records import Stats
+    from nemori_cli.ops.reindex import Reindexed
+    from nemori_cli.ops.run_summary import IngestSummary
+    from nemori_cli.pipeline.base import Extractor
 
 
 class Memory:
@@ -172,6 +168,7 @@ class Memory:
         include_superseded: bool = False,
     ) -> list[SearchHit]:
         """Return the k best episodes and facts for a query, hybrid-ranked."""
+        from nemori_cli.search.hybrid import search
         return search(
             self.parts,
             query,
@@ -208,6 +205,7 @@ class Memory:
 
     def episodes(self, *, user: str | None = None) -> list[Episode]:
         """Every episode of the user, oldest first."""
+        from nemori_cli.ops import records
         return records.list_episodes(self.parts, user)
 
     def facts(
@@ -218,6 +216,7 @@ class Memory:
         include_superseded: bool = True,
     ) -> list[Fact]:
         """Every fact of the user (optionally one category), oldest first."""
+        from nemori_cli.ops import records
         return records.list_facts(
             self.parts, user, category=category, include_superseded=include_superseded
         )
@@ -237,49 +236,60 @@ class Memory:
         Reads only the fields it orders and filters on, then parses only the facts it returns:
         `nemori facts list` at 100k facts.
         """
+        from nemori_cli.ops.fact_list import FactQuery, list_fact_dicts
         query = FactQuery(category, include_superseded, since, until, limit)
         return list_fact_dicts(self.parts, query, user)
 
     def episode(self, episode_id: str, *, user: str | None = None) -> Episode:
         """One episode by id (NotFound when there is none)."""
+        from nemori_cli.ops import records
         return records.get_episode(self.parts, episode_id, user)
 
     def fact(self, fact_id: str, *, user: str | None = None) -> Fact:
         """One fact by id (NotFound when there is none)."""
+        from nemori_cli.ops import records
         return records.get_fact(self.parts, fact_id, user)
 
     def users(self) -> list[str]:
         """The users that have a store in the data dir."""
+        from nemori_cli.store.users import list_users
         return list_users(self.data_dir)
 
     def stats(self, user: str | None = None) -> Stats:
         """Counts and LLM spend for a user."""
+        from nemori_cli.ops import records
         return records.stats(self.parts, user)
 
     def export(self, user: str | None = None, format: str = "jsonl") -> Iterator[str]:
         """The chunks of text of a user's export (jsonl, json or markdown)."""
+        from nemori_cli.ops.export import export_user
         return export_user(self.parts, user, format)
 
     # --- deleting and maintenance ------------------------------------------------------
 
     def delete_facts(self, ids: Sequence[str], *, user: str | None = None) -> list[str]:
         """Delete facts from the JSONL and both indexes; return the ids deleted."""
+        from nemori_cli.ops import delete
         return delete.delete_facts(self.parts, ids, user)
 
-    def delete_episodes(self, ids: Sequence[str], *, user: str | None = None) -> delete.Deleted:
+    def delete_episodes(self, ids: Sequence[str], *, user: str | None = None) -> Deleted:
         """Delete episodes, and the facts that only they support, from all three stores."""
+        from nemori_cli.ops import delete
         return delete.delete_episodes(self.parts, ids, user)
 
     def delete_user(self, user: str) -> None:
         """Delete everything stored for a user: JSONL files and both indexes."""
+        from nemori_cli.ops import delete
         delete.delete_user(self.parts, user)
 
     def reindex(self, user: str | None = None) -> Reindexed:
         """Rebuild every index of a user from the JSONL files."""
+        from nemori_cli.ops.reindex import reindex
         return reindex(self.parts, user)
 
     def doctor(
         self, *, repair: bool = False, users: Sequence[str] | None = None
     ) -> list[UserReport]:
         """Check each user's files and indexes (with repair, fix them); one report per user."""
+        from nemori_cli.ops.doctor import doctor
         return doctor(self.parts, repair=repair, users=users)

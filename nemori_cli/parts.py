@@ -6,19 +6,19 @@ import contextlib
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nemori_cli.config import Settings, validate_user_id
 from nemori_cli.embed import Embedder, make_embedder
-from nemori_cli.indexing import lexical_text, turn_docs
 from nemori_cli.models import Episode, Kind
-from nemori_cli.pipeline.base import Extractor
-from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.progress import NullProgress, Progress
 from nemori_cli.store.activity import DirtyMarker
-from nemori_cli.store.lexical import LexicalIndex
-from nemori_cli.store.open_index import open_vector_index
 from nemori_cli.store.repository import Repository
-from nemori_cli.store.vector_index import VectorIndex
+
+if TYPE_CHECKING:  # the methods import these: a listing needs none of the indexes' modules
+    from nemori_cli.pipeline.base import Extractor
+    from nemori_cli.store.lexical import LexicalIndex
+    from nemori_cli.store.vector_index import VectorIndex
 
 
 class Parts:
@@ -71,6 +71,8 @@ class Parts:
             from nemori_cli.pipeline.llm_extractor import LLMExtractor
 
             return LLMExtractor(self.settings, self.embedder.embed)
+        from nemori_cli.pipeline.offline import OfflineExtractor
+
         return OfflineExtractor(self.settings, self.embedder.embed)
 
     def repo(self, user: str | None = None) -> Repository:
@@ -84,6 +86,8 @@ class Parts:
 
     def vectors(self, user: str | None = None) -> VectorIndex:
         """The user's vector index."""
+        from nemori_cli.store.open_index import open_vector_index
+
         uid = self.user_id(user)
         if uid not in self._vectors:
             self._vectors[uid] = open_vector_index(
@@ -109,6 +113,8 @@ class Parts:
 
     def lexical(self, kind: Kind, user: str | None = None) -> LexicalIndex:
         """The user's BM25 index of one kind."""
+        from nemori_cli.store.lexical import LexicalIndex
+
         uid = self.user_id(user)
         if (uid, kind) not in self._lexical:
             folder = self.data_dir / "bm25" / uid / f"{kind}s"
@@ -117,6 +123,8 @@ class Parts:
 
     def turns(self, user: str | None = None) -> LexicalIndex:
         """The user's BM25 index over the single turns of episodes (see indexing.turn_docs)."""
+        from nemori_cli.store.lexical import LexicalIndex
+
         uid = self.user_id(user)
         if (uid, "turn") not in self._lexical:
             self._lexical[(uid, "turn")] = LexicalIndex(self.data_dir / "bm25" / uid / "turns")
@@ -181,6 +189,8 @@ class Parts:
 
         Episodes rebuild the turn index with theirs.
         """
+        from nemori_cli.indexing import lexical_text, turn_docs
+
         table = self.repo(user).episodes if kind == "episode" else self.repo(user).facts
         ids: list[str] = []
         texts: list[str] = []

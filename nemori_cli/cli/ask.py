@@ -9,7 +9,6 @@ import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.cli.search import DATES_HELP
-from nemori_cli.daterange import parse_range
 from nemori_cli.errors import UsageError
 
 
@@ -36,6 +35,7 @@ def ask(
     if stdin == (question is not None):
         raise UsageError("give a QUESTION or --stdin (one question a line), not both or neither")
     from nemori_cli.cli import answer_view
+    from nemori_cli.daterange import parse_range
 
     dates = parse_range(since, until)
     memory = context.reader(ctx)
