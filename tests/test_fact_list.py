@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -10,7 +11,8 @@ import pytest
 
 from nemori_cli.memory import Memory
 from nemori_cli.models import Fact
-from nemori_cli.ops.fact_list import quick_rows
+from nemori_cli.ops.fact_order import load_order, read_order
+from nemori_cli.store.sidecar import sidecar_path
 
 BASE = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -99,7 +101,52 @@ def test_hand_written_lines_are_listed_as_the_records_would_be(memory: Memory) -
     assert "fact_0201" in {f["id"] for f in memory.fact_listing()}
 
 
-def test_lines_nemori_writes_take_the_quick_pass(memory: Memory) -> None:
-    lines = [x for x in memory.parts.repo().facts.file.read_lines() if x.strip()]
-    rows = quick_rows(lines)
-    assert rows is not None and len(rows) == 64
+def order_of(memory: Memory):
+    path = memory.parts.repo().facts.file.path
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return read_order(path, fd, os.fstat(fd).st_size), load_order(path, fd)
+    finally:
+        os.close(fd)
+
+
+def test_lines_nemori_writes_are_printed_as_stored(memory: Memory) -> None:
+    order, _ = order_of(memory)
+    assert order is not None and len(order.ids) == 64 and order.listed.all()
+
+
+def test_the_order_is_saved_extended_by_appends_and_voided_by_rewrites(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("nemori_cli.ops.fact_order.RESAVE_BYTES", 1)
+    want = listing_by_records(memory)
+    assert memory.fact_listing() == want
+    path = memory.parts.repo().facts.file.path
+    _, (saved, covered) = order_of(memory)
+    assert saved is not None and covered == path.stat().st_size
+    with memory.parts.writing() as repo:  # appended: the saved order is used and extended
+        repo.facts.upsert([fact(300, valid=BASE - timedelta(days=1)), fact(7, valid=None)])
+    assert memory.fact_listing() == listing_by_records(memory)
+    assert memory.fact_listing()[0]["id"] == "fact_0300"
+    memory.delete_facts(["fact_0300"])  # the file is rewritten: a new inode voids the order
+    assert "fact_0300" not in {f["id"] for f in memory.fact_listing()}
+    assert memory.fact_listing() == listing_by_records(memory)
+
+
+def test_a_damaged_saved_order_is_read_again_from_the_file(memory: Memory) -> None:
+    memory.fact_listing()
+    path = memory.parts.repo().facts.file.path
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        from nemori_cli.ops.fact_order import save_order
+
+        order = read_order(path, fd, os.fstat(fd).st_size)
+        assert order is not None
+        save_order(path, fd, os.fstat(fd).st_size, order)
+    finally:
+        os.close(fd)
+    side = sidecar_path(path, "order")
+    raw = side.read_bytes()
+    for damaged in (raw[: len(raw) // 2], raw[:40] + b"garbage" + raw[47:], b"nonsense"):
+        side.write_bytes(damaged)
+        assert memory.fact_listing() == listing_by_records(memory)

@@ -9,7 +9,8 @@ import pytest
 
 from nemori_cli.store import line_index
 from nemori_cli.store.jsonl import JsonlFile
-from nemori_cli.store.line_index import index_path, indexed_lines
+from nemori_cli.store.line_index import indexed_lines
+from nemori_cli.store.sidecar import sidecar_path
 
 
 def records(start: int, n: int, tag: str = "a") -> list[dict[str, object]]:
@@ -32,7 +33,7 @@ def same(file: JsonlFile) -> None:
 
 def test_the_index_and_the_lines_appended_since_give_every_line(file: JsonlFile) -> None:
     same(file)
-    assert index_path(file.path).exists()
+    assert sidecar_path(file.path, "idx").exists()
     file.append(records(30, 5))
     file.append(records(3, 2, tag="later"))  # the same ids again: the later lines win
     with file.path.open("ab") as fh:

@@ -1,33 +1,26 @@
-"""`facts list` at 100k facts: order and filter on a few fields, then build only what is shown.
+"""`facts list` at 100k facts: filter the saved order, then read only the lines listed.
 
-Building every Fact (three ISO dates parsed each) cost `nemori facts list` most of its 3 s at
-100k facts. Here one regular-expression pass over the file reads the fields the listing sorts
-and filters on (id, category, created_at, valid_from, superseded_by: nemori writes them in this
-order, `Fact.to_dict`'s), and only the lines listed are parsed, into `Fact.to_dict()`'s shape.
-A line the pass cannot read (written by hand, another order) sends the whole file through the
-full parse instead, so the answer never depends on which path ran.
+The order of a user's facts (ops/fact_order.py) is kept beside the file, so a listing filters
+a few arrays and reads the lines it prints; those nemori wrote are printed as stored, parsed in
+one call. A line the order cannot read (not a whole record) sends the listing through every
+Fact instead, so the answer never depends on which path ran.
 """
 
 from __future__ import annotations
 
 import gc
-import re
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
 
-from nemori_cli.models import Fact, from_iso, to_iso, utcnow
+from nemori_cli.models import to_iso
+from nemori_cli.ops.fact_order import FactOrder, as_listed, read_order, sortable
 from nemori_cli.parts import Parts
 
-FIELDS = re.compile(
-    rb'^\{"id":"([^"\\]*)",.*?"category":"([^"\\]*)",.*?'
-    rb'"created_at":(?:"([^"\\]*)"|null),"valid_from":(?:"([^"\\]*)"|null),'
-    rb'"superseded_by":(?:"[^"\\]*"|(null)),',
-    re.MULTILINE,
-)
-CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
+WHOLE_FILE_LINES = 2000  # listing more lines than this reads the file once, not line by line
 
 
 @dataclass(frozen=True)
@@ -41,92 +34,72 @@ class FactQuery:
     limit: int | None = None  # the newest N
 
 
-def canonical(stamp: str | None) -> str | None:
-    """The ISO string to_iso would write for this stored one."""
-    if stamp is None or CANONICAL.fullmatch(stamp):
-        return stamp
-    try:
-        return to_iso(from_iso(stamp))
-    except ValueError:
-        return None
-
-
-def order_key(valid_from: str | None, created_at: str | None, fact_id: str) -> tuple[Any, ...]:
-    """list_facts' order (undated last, then by date, then id) on canonical ISO strings."""
-    when = valid_from or created_at or to_iso(utcnow()) or ""
-    return (valid_from is None, when[:19] + (when[19:-1] or ".000000"), fact_id)
-
-
-def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
-    """A stored fact line as Fact.from_dict(...).to_dict() gives it, without building a Fact."""
-    if not all(
-        k in raw and (raw[k] is None or isinstance(raw[k], str))
-        for k in ("created_at", "valid_from")
-    ) or not isinstance(raw.get("confidence", 1.0), int | float):
-        return Fact.from_dict(raw).to_dict()
-    return {
-        "id": raw["id"],
-        "user_id": raw["user_id"],
-        "content": raw.get("content") or "",
-        "category": raw.get("category") or "other",
-        "subject": raw.get("subject"),
-        "source_episode_ids": list(raw.get("source_episode_ids") or ()),
-        "source_message_ids": list(raw.get("source_message_ids") or ()),
-        "confidence": float(raw.get("confidence", 1.0)),
-        "created_at": canonical(raw["created_at"]) or to_iso(utcnow()),
-        "valid_from": canonical(raw["valid_from"]),
-        "superseded_by": raw.get("superseded_by"),
-        "extractor": raw.get("extractor") or "offline",
-    }
-
-
 def list_fact_dicts(
     parts: Parts, query: FactQuery, user: str | None = None
 ) -> list[dict[str, Any]]:
     """The facts `facts list` shows, oldest first, as Fact.to_dict() gives them."""
-    lines = [line for line in parts.repo(user).facts.file.read_lines() if line.strip()]
-    rows = quick_rows(lines)
-    if rows is None:
-        return slow_list(parts, query, user)
-    latest: dict[str, tuple[tuple[Any, ...], int]] = {}  # id -> (order key, line); later wins
-    dated = query.since is not None or query.until is not None
-    for i, (fid, category, created, valid, current) in enumerate(rows):
-        valid_s = canonical(valid.decode()) if valid else None
-        created_s = canonical(created.decode()) if created else None
-        key = order_key(valid_s, created_s, fid.decode())
-        latest[key[2]] = (key, i) if _wanted(query, category, current, valid_s, dated) else ((), -1)
-    chosen = sorted((v for v in latest.values() if v[1] >= 0), key=lambda v: v[0])
-    if query.limit:
-        chosen = chosen[-query.limit :]
-    return [as_listed(orjson.loads(lines[i])) for _, i in chosen]
-
-
-def _wanted(
-    query: FactQuery, category: bytes, current: bytes, valid_from: str | None, dated: bool
-) -> bool:
-    if query.category is not None and category.decode() != query.category:
-        return False
-    if not query.include_superseded and not current:
-        return False
-    if not dated:
-        return True
-    when = from_iso(valid_from)
-    return when is not None and (
-        (query.since is None or when >= query.since)
-        and (query.until is None or when <= query.until)
-    )
-
-
-def quick_rows(lines: list[bytes]) -> list[tuple[bytes, ...]] | None:
-    """(id, category, created_at, valid_from, b"null" when current) of each line, or None."""
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # many small objects at once: the cyclic GC only slows this down
+    file = parts.repo(user).facts.file
     try:
-        rows = FIELDS.findall(b"\n".join(lines))
+        fd = os.open(file.path, os.O_RDONLY)
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return slow_list(parts, query, user)
+    try:
+        size = os.fstat(fd).st_size
+        order = read_order(file.path, fd, size)
+        if order is None:
+            return slow_list(parts, query, user)
+        chosen = chosen_rows(order, query)
+        return read_listed(fd, size, order, chosen)
+    finally:
+        os.close(fd)
+
+
+def chosen_rows(order: FactOrder, query: FactQuery) -> list[int]:
+    """The rows of the order the query lists, in listing order."""
+    import numpy as np
+
+    mask = np.ones(len(order.ids), dtype=bool)
+    if query.category is not None:
+        if query.category not in order.categories:
+            return []
+        mask &= order.codes == order.categories.index(query.category)
+    if not query.include_superseded:
+        mask &= order.current
+    if query.since is not None or query.until is not None:
+        mask &= order.valid_from != b""
+    if query.since is not None:
+        mask &= order.valid_from >= sortable(to_iso(query.since) or "").encode()
+    if query.until is not None:
+        mask &= order.valid_from <= sortable(to_iso(query.until) or "").encode()
+    rows = np.flatnonzero(mask)
+    if query.limit:
+        rows = rows[-query.limit :]
+    return [int(i) for i in rows]
+
+
+def read_listed(fd: int, size: int, order: FactOrder, rows: list[int]) -> list[dict[str, Any]]:
+    """The listed facts of these rows, read from the file open as fd."""
+    starts, ends = order.starts[rows].tolist(), order.ends[rows].tolist()
+    if len(rows) > WHOLE_FILE_LINES:
+        data = os.pread(fd, size, 0)
+        lines = [data[a:b] for a, b in zip(starts, ends, strict=True)]
+    else:
+        lines = [os.pread(fd, b - a, a) for a, b in zip(starts, ends, strict=True)]
+    listed = order.listed[rows]
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # a million small objects at once: the cyclic GC only slows this down
+    try:
+        if listed.all():
+            return list(orjson.loads(b"[" + b",".join(lines) + b"]"))
+        return [
+            orjson.loads(line) if plain else as_listed(orjson.loads(line))
+            for plain, line in zip(listed.tolist(), lines, strict=True)
+        ]
     finally:
         if gc_was_enabled:
             gc.enable()
-    return rows if len(rows) == len(lines) else None
 
 
 def slow_list(parts: Parts, query: FactQuery, user: str | None) -> list[dict[str, Any]]:

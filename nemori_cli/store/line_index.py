@@ -13,19 +13,17 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from nemori_cli.store.files import FILE_MODE
 from nemori_cli.store.jsonl import JsonlFile
+from nemori_cli.store.sidecar import load_sidecar, save_sidecar
 
 MAGIC = b"nemori-line-index 1\n"
 RESAVE_BYTES = 1 << 20  # lines scanned past the saved index before a reader saves it again
-CHECK_BYTES = 64  # bytes of the file just before the covered end, to recognise the same file
 ID_FIRST = re.compile(rb'\{"id":"([^"\\]*)"')  # how nemori writes every record line
 
 
@@ -56,10 +54,6 @@ class IndexedLines(Mapping[str, bytes]):
             os.close(self._fd)
 
 
-def index_path(path: Path) -> Path:
-    return path.with_name(path.name + ".idx")
-
-
 def indexed_lines(file: JsonlFile) -> Mapping[str, bytes]:
     """Record id -> raw line for every record of the file (later lines win), as index_lines.
 
@@ -77,7 +71,7 @@ def indexed_lines(file: JsonlFile) -> Mapping[str, bytes]:
     keep = False
     try:
         st = os.fstat(fd)
-        ids, offsets, covered = load_index(file.path, fd, st.st_ino, st.st_size)
+        ids, offsets, covered = load_index(file.path, fd)
         tail = os.pread(fd, st.st_size - covered, covered)
         if tail and not tail.endswith(b"\n"):
             return file.index_lines()  # a torn last line: let the full read deal with it
@@ -96,7 +90,7 @@ def indexed_lines(file: JsonlFile) -> Mapping[str, bytes]:
         ids.extend(new_ids)
         starts = np.concatenate([offsets, np.asarray(new_offsets, dtype=np.int64)])
         if len(tail) >= RESAVE_BYTES:
-            save_index(file.path, fd, st.st_ino, st.st_size, ids, starts)
+            save_index(file.path, fd, st.st_size, ids, starts)
         keep = True
         spans = dict(zip(ids, range(len(ids)), strict=True))
         return IndexedLines(fd, spans, np.append(starts, np.int64(st.st_size)))
@@ -105,44 +99,26 @@ def indexed_lines(file: JsonlFile) -> Mapping[str, bytes]:
             os.close(fd)
 
 
-def load_index(path: Path, fd: int, inode: int, size: int) -> tuple[list[str], Any, int]:
+def load_index(path: Path, fd: int) -> tuple[list[str], Any, int]:
     """(ids, line offsets, bytes covered) saved for this file; nothing when it does not fit."""
     import numpy as np
 
     nothing: tuple[list[str], Any, int] = ([], np.zeros(0, dtype=np.int64), 0)
+    head, body = load_sidecar(path, "idx", MAGIC, fd)
     try:
-        raw = index_path(path).read_bytes()
-        if not raw.startswith(MAGIC):
-            return nothing
-        end = raw.index(b"\n", len(MAGIC))
-        head: dict[str, Any] = orjson.loads(raw[len(MAGIC) : end])
         covered, n = int(head["covered"]), int(head["lines"])
-        if head["inode"] != inode or covered > size:
-            return nothing
-        check = os.pread(fd, min(covered, CHECK_BYTES), max(0, covered - CHECK_BYTES))
-        if check.hex() != head["check"]:
-            return nothing
-        body = end + 1
-        offsets = np.frombuffer(raw, dtype=np.int64, count=n, offset=body)
-        ids = orjson.loads(raw[body + 8 * n :])
+        offsets = np.frombuffer(body, dtype=np.int64, count=n)
+        ids = orjson.loads(body[8 * n :])
         if not isinstance(ids, list) or len(ids) != n or (n and offsets[-1] >= covered):
             return nothing
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return nothing
     return ids, offsets, covered
 
 
-def save_index(path: Path, fd: int, inode: int, size: int, ids: list[str], offsets: Any) -> None:
+def save_index(path: Path, fd: int, size: int, ids: list[str], offsets: Any) -> None:
     """Save the ids and offsets of the file's first `size` bytes (best effort)."""
     import numpy as np
 
-    tmp = path.with_name(f"{path.name}.idx.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        check = os.pread(fd, min(size, CHECK_BYTES), max(0, size - CHECK_BYTES)).hex()
-        head = {"inode": inode, "covered": size, "lines": len(ids), "check": check}
-        body = orjson.dumps(head) + b"\n" + np.asarray(offsets, dtype=np.int64).tobytes()
-        tmp.write_bytes(MAGIC + body + orjson.dumps(ids))
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, index_path(path))
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    body = np.asarray(offsets, dtype=np.int64).tobytes() + orjson.dumps(ids)
+    save_sidecar(path, "idx", MAGIC, fd, size, {"lines": len(ids)}, body)
