@@ -17,8 +17,9 @@ WHY = {
     "the candidate records. What would help: int8 rows with an exact rescoring of the top "
     "candidates (numpy has no fast int8 matmul; onnxruntime's MatMulInteger would), or Chroma's "
     "HNSW index in a long-running process.",
-    "facts_list_big": "Process start with Typer and rich and Memory's imports (~0.3 s), then one "
-    "regex pass over the facts file; --json parses and prints every fact.",
+    "facts_list_big": "Process start with Typer and rich (~0.25 s), then the saved order of the "
+    "facts (ops/fact_order.py) is filtered and only the lines listed are read; --json parses "
+    "and prints every fact (100k dicts: most of its time and memory).",
     "import": "See the stage shares: what is not embedding is parsing, segmentation, storage "
     "and the BM25 rebuild.",
     "locomo": "Embedding dominates: the local MiniLM reads every message once (about 290k "
