@@ -64,6 +64,16 @@ def test_order_is_kept_across_length_sorted_batches(local: LocalEmbedder) -> Non
     assert batched[1] @ batched[0] < 0.9
 
 
+def test_a_query_or_two_embed_on_the_stored_graph_as_the_optimised_one_would() -> None:
+    queries = ["how was the trip to the mountains", "favourite food"]
+    cold = LocalEmbedder()  # a cold `nemori search`: the graph as stored, quick to load
+    first = np.vstack([cold.embed([q]) for q in queries])
+    third = cold.embed(queries)  # a third call loads the optimised graph
+    batch = LocalEmbedder().embed([*queries, "a third text"])  # a batch: optimised at once
+    assert np.allclose(first, third, atol=1e-5) and np.allclose(first, batch[:2], atol=1e-5)
+    assert first[0] @ first[1] < 0.9  # the rows differ: a mix-up would show
+
+
 def test_empty_input_gives_empty_matrix(local: LocalEmbedder) -> None:
     assert local.embed([]).shape == (0, 384)
     assert CachedEmbedder(local).embed([]).shape == (0, 384)
