@@ -11,7 +11,7 @@ import pytest
 
 from nemori_cli.memory import Memory
 from nemori_cli.models import Fact
-from nemori_cli.ops.fact_order import load_order, read_order
+from nemori_cli.ops.fact_order import load_order, read_order, save_order
 from nemori_cli.store.sidecar import sidecar_path
 
 BASE = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -138,8 +138,6 @@ def test_a_damaged_saved_order_is_read_again_from_the_file(memory: Memory) -> No
     path = memory.parts.repo().facts.file.path
     fd = os.open(path, os.O_RDONLY)
     try:
-        from nemori_cli.ops.fact_order import save_order
-
         order = read_order(path, fd, os.fstat(fd).st_size)
         assert order is not None
         save_order(path, fd, os.fstat(fd).st_size, order)
