@@ -112,7 +112,7 @@ def order_of(memory: Memory):
 
 def test_lines_nemori_writes_are_printed_as_stored(memory: Memory) -> None:
     order, _ = order_of(memory)
-    assert order is not None and len(order.ids) == 64 and order.listed.all()
+    assert order is not None and len(order.ids) == 64 and all(order.listed)
 
 
 def test_the_order_is_saved_extended_by_appends_and_voided_by_rewrites(

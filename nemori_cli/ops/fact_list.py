@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from nemori_cli.models import to_iso
-from nemori_cli.ops.fact_order import FactOrder, as_listed, read_order, sortable
+from nemori_cli.ops.fact_order import UNDATED, FactOrder, as_listed, read_order, sortable
 from nemori_cli.parts import Parts
 
 WHOLE_FILE_LINES = 2000  # listing more lines than this reads the file once, not line by line
@@ -58,44 +58,41 @@ def list_fact_dicts(
 
 def chosen_rows(order: FactOrder, query: FactQuery) -> list[int]:
     """The rows of the order the query lists, in listing order."""
-    import numpy as np
-
-    mask = np.ones(len(order.ids), dtype=bool)
+    rows: list[int] | range = range(len(order.ids))
     if query.category is not None:
         if query.category not in order.categories:
             return []
-        mask &= order.codes == order.categories.index(query.category)
+        code = order.categories.index(query.category)
+        rows = [i for i in rows if order.codes[i] == code]
     if not query.include_superseded:
-        mask &= order.current
+        rows = [i for i in rows if order.current[i]]
     if query.since is not None or query.until is not None:
-        mask &= order.valid_from != b""
-    if query.since is not None:
-        mask &= order.valid_from >= sortable(to_iso(query.since) or "").encode()
-    if query.until is not None:
-        mask &= order.valid_from <= sortable(to_iso(query.until) or "").encode()
-    rows = np.flatnonzero(mask)
-    if query.limit:
-        rows = rows[-query.limit :]
-    return [int(i) for i in rows]
+        low = sortable(to_iso(query.since) or "").encode() if query.since else b""
+        high = sortable(to_iso(query.until) or "").encode() if query.until else b"~"
+        rows = [
+            i for i in rows
+            if (when := order.stamp(order.valid_from, i)) != UNDATED and low <= when <= high
+        ]
+    return list(rows[-query.limit :] if query.limit else rows)
 
 
 def read_listed(fd: int, size: int, order: FactOrder, rows: list[int]) -> list[dict[str, Any]]:
     """The listed facts of these rows, read from the file open as fd."""
-    starts, ends = order.starts[rows].tolist(), order.ends[rows].tolist()
+    spans = [(order.starts[i], order.ends[i]) for i in rows]
     if len(rows) > WHOLE_FILE_LINES:
         data = os.pread(fd, size, 0)
-        lines = [data[a:b] for a, b in zip(starts, ends, strict=True)]
+        lines = [data[a:b] for a, b in spans]
     else:
-        lines = [os.pread(fd, b - a, a) for a, b in zip(starts, ends, strict=True)]
-    listed = order.listed[rows]
+        lines = [os.pread(fd, b - a, a) for a, b in spans]
+    listed = [order.listed[i] for i in rows]
     gc_was_enabled = gc.isenabled()
     gc.disable()  # a million small objects at once: the cyclic GC only slows this down
     try:
-        if listed.all():
+        if all(listed):
             return list(orjson.loads(b"[" + b",".join(lines) + b"]"))
         return [
             orjson.loads(line) if plain else as_listed(orjson.loads(line))
-            for plain, line in zip(listed.tolist(), lines, strict=True)
+            for plain, line in zip(listed, lines, strict=True)
         ]
     finally:
         if gc_was_enabled:

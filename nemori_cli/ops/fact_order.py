@@ -13,19 +13,17 @@ from __future__ import annotations
 import gc
 import os
 import re
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from nemori_cli.models import Fact, from_iso, to_iso, utcnow
 from nemori_cli.store.sidecar import load_sidecar, save_sidecar
 
-if TYPE_CHECKING:
-    import numpy as np
-
-MAGIC = b"nemori-fact-order 1\n"
+MAGIC = b"nemori-fact-order 2\n"
 RESAVE_BYTES = 1 << 20  # lines read past the saved order before a reader saves it again
 CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
 LISTED_KEYS = [
@@ -90,19 +88,34 @@ def written_by_to_iso(value: Any) -> bool:
     return isinstance(value, str) and CANONICAL.fullmatch(value) is not None
 
 
+STAMP = 26  # bytes of a sortable stamp
+UNDATED = b" " * STAMP
+
+
 @dataclass(frozen=True)
 class FactOrder:
-    """The latest line of each fact, in listing order (undated last, then by date, then id)."""
+    """The latest line of each fact, in listing order (undated last, then by date, then id).
+
+    Plain arrays and bytes, not numpy: a listing must not pay numpy's import.
+    """
 
     ids: list[str]
-    starts: np.ndarray  # where each line starts in the file
-    ends: np.ndarray
-    current: np.ndarray  # not superseded
-    listed: np.ndarray  # the stored line is what the listing prints
-    codes: np.ndarray  # index into categories
+    starts: array[int]  # where each line starts in the file
+    ends: array[int]
+    current: bytes  # 1 where the fact is not superseded
+    listed: bytes  # 1 where the stored line is what the listing prints
+    codes: bytes  # index into categories
     categories: list[str]
-    valid_from: np.ndarray  # sortable(valid_from), b"" when undated
-    keys: np.ndarray  # the sort key
+    valid_from: bytes  # sortable(valid_from) of each row, STAMP bytes, UNDATED when none
+    when: bytes  # sortable(valid_from or created_at), STAMP bytes
+
+    def stamp(self, column: bytes, row: int) -> bytes:
+        return column[row * STAMP : (row + 1) * STAMP]
+
+    def key(self, row: int) -> tuple[bool, bytes, str]:
+        """list_facts' order: undated last, then by date, then by id."""
+        return (self.stamp(self.valid_from, row) == UNDATED, self.stamp(self.when, row),
+                self.ids[row])
 
 
 def read_order(path: Path, fd: int, size: int) -> FactOrder | None:
@@ -124,16 +137,16 @@ def read_order(path: Path, fd: int, size: int) -> FactOrder | None:
     finally:
         if gc_was_enabled:
             gc.enable()
-    if rows is None:
+    order = None if rows is None else merge(saved, rows)
+    if order is None:
         return None
-    order = merge(saved, rows)
     if len(tail) >= RESAVE_BYTES:
         save_order(path, fd, size, order)
     return order
 
 
 def read_rows(data: bytes, at: int) -> list[tuple[Any, ...]] | None:
-    """(id, start, end, current, listed, category, valid_from, key) of each line of data."""
+    """(id, start, end, current, listed, category, valid_from, when) of each line of data."""
     rows = []
     for line in data.split(b"\n")[:-1]:
         start, at = at, at + len(line) + 1
@@ -147,70 +160,84 @@ def read_rows(data: bytes, at: int) -> list[tuple[Any, ...]] | None:
             shown = raw if plain else as_listed(raw)
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
-        valid, created = shown["valid_from"], shown["created_at"]
-        key = ("1" if valid is None else "0") + sortable(valid or created) + shown["id"]
+        valid = shown["valid_from"]
         rows.append((shown["id"], start, at - 1, shown["superseded_by"] is None, plain,
-                     shown["category"], sortable(valid) if valid else "", key))
+                     shown["category"], sortable(valid).encode() if valid else UNDATED,
+                     sortable(valid or shown["created_at"]).encode()))
     return rows
 
 
-def merge(saved: FactOrder | None, rows: list[tuple[Any, ...]]) -> FactOrder:
-    """The saved order with these later lines added: a fact's later line replaces its earlier."""
-    import numpy as np
+def merge(saved: FactOrder | None, rows: list[tuple[Any, ...]]) -> FactOrder | None:
+    """The saved order with these later lines added: a fact's later line replaces its earlier.
 
+    None when the facts have more categories than a byte counts (hand-written files).
+    """
     categories = list(saved.categories) if saved else []
     for row in rows:
         if row[5] not in categories:
             categories.append(row[5])
-    ids: list[str] = (saved.ids if saved else []) + [r[0] for r in rows]
-    new: dict[str, Any] = {
-        "starts": np.array([r[1] for r in rows], dtype=np.int64),
-        "ends": np.array([r[2] for r in rows], dtype=np.int64),
-        "current": np.array([r[3] for r in rows], dtype=bool),
-        "listed": np.array([r[4] for r in rows], dtype=bool),
-        "codes": np.array([categories.index(r[5]) for r in rows], dtype=np.int16),
-        "valid_from": np.array([r[6].encode() for r in rows], dtype="S26"),
-        "keys": np.array([r[7].encode() for r in rows], dtype=bytes),
-    }
-    if saved is not None:
-        new = {name: np.concatenate([getattr(saved, name), column]) for name, column in new.items()}
-    latest = {fact_id: i for i, fact_id in enumerate(ids)}  # later lines win
-    keep = np.fromiter(latest.values(), dtype=np.int64, count=len(latest))
-    keep = keep[np.argsort(new["keys"][keep], kind="stable")]
+    if len(categories) > 256:
+        return None
+    both = FactOrder(
+        ids=(saved.ids if saved else []) + [r[0] for r in rows],
+        starts=(saved.starts if saved else array("q")) + array("q", [r[1] for r in rows]),
+        ends=(saved.ends if saved else array("q")) + array("q", [r[2] for r in rows]),
+        current=(saved.current if saved else b"") + bytes(r[3] for r in rows),
+        listed=(saved.listed if saved else b"") + bytes(r[4] for r in rows),
+        codes=(saved.codes if saved else b"") + bytes(categories.index(r[5]) for r in rows),
+        categories=categories,
+        valid_from=(saved.valid_from if saved else b"") + b"".join(r[6] for r in rows),
+        when=(saved.when if saved else b"") + b"".join(r[7] for r in rows),
+    )
+    latest = {fact_id: i for i, fact_id in enumerate(both.ids)}  # later lines win
+    keep = sorted(latest.values(), key=both.key)
     return FactOrder(
-        ids=[ids[i] for i in keep.tolist()], categories=categories,
-        **{name: column[keep] for name, column in new.items()},
+        ids=[both.ids[i] for i in keep],
+        starts=array("q", [both.starts[i] for i in keep]),
+        ends=array("q", [both.ends[i] for i in keep]),
+        current=bytes(both.current[i] for i in keep),
+        listed=bytes(both.listed[i] for i in keep),
+        codes=bytes(both.codes[i] for i in keep),
+        categories=categories,
+        valid_from=b"".join(both.stamp(both.valid_from, i) for i in keep),
+        when=b"".join(both.stamp(both.when, i) for i in keep),
     )
 
 
-COLUMNS = (("starts", "<i8"), ("ends", "<i8"), ("current", "?"), ("listed", "?"),
-           ("codes", "<i2"), ("valid_from", "S26"))
+COLUMNS = ("current", "listed", "codes")  # a byte a row
+STAMPS = ("valid_from", "when")
 
 
 def save_order(path: Path, fd: int, size: int, order: FactOrder) -> None:
     """Save the order of the file's first `size` bytes (best effort)."""
-    width = order.keys.dtype.itemsize
-    body = b"".join(getattr(order, name).tobytes() for name, _ in COLUMNS)
-    body += order.keys.tobytes() + orjson.dumps(order.ids)
-    head = {"rows": len(order.ids), "key_width": width, "categories": order.categories}
+    body = order.starts.tobytes() + order.ends.tobytes()
+    body += b"".join(getattr(order, name) for name in (*COLUMNS, *STAMPS))
+    body += orjson.dumps(order.ids)
+    head = {"rows": len(order.ids), "categories": order.categories}
     save_sidecar(path, "order", MAGIC, fd, size, head, body)
 
 
 def load_order(path: Path, fd: int) -> tuple[FactOrder | None, int]:
     """(the saved order, bytes of the file it covers), or (None, 0) when none fits."""
-    import numpy as np
-
     head, body = load_sidecar(path, "order", MAGIC, fd)
     try:
-        n, width, at = int(head["rows"]), int(head["key_width"]), 0
-        columns: dict[str, Any] = {}
-        for name, dtype in (*COLUMNS, ("keys", f"S{width}")):
-            columns[name] = np.frombuffer(body, dtype=dtype, count=n, offset=at)
-            at += n * columns[name].dtype.itemsize
+        n, categories = int(head["rows"]), head["categories"]
+        offsets: list[array[int]] = []
+        for at in (0, 8 * n):
+            column = array("q")
+            column.frombytes(body[at : at + 8 * n])
+            offsets.append(column)
+        at, columns = 16 * n, {}
+        for name, width in (*((c, 1) for c in COLUMNS), *((c, STAMP) for c in STAMPS)):
+            columns[name], at = body[at : at + width * n], at + width * n
         ids = orjson.loads(body[at:])
-        categories = head["categories"]
-        if not isinstance(ids, list) or len(ids) != n or not isinstance(categories, list):
+        if (
+            not isinstance(ids, list) or len(ids) != n or not isinstance(categories, list)
+            or any(len(offsets[k]) != n for k in (0, 1))
+        ):
             return None, 0
-        return FactOrder(ids=ids, categories=categories, **columns), int(head["covered"])
+        order = FactOrder(ids=ids, starts=offsets[0], ends=offsets[1], categories=categories,
+                          **columns)
+        return order, int(head["covered"])
     except (ValueError, KeyError, TypeError):
         return None, 0
