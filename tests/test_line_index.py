@@ -67,3 +67,16 @@ def test_a_torn_last_line_is_left_to_the_full_read(file: JsonlFile) -> None:
         fh.write(b'{"id":"r99","te')
     assert "r99" not in indexed_lines(file)
     same(file)
+
+
+def test_lines_holding_a_string_are_found_in_one_read_as_a_line_scan_would(
+    file: JsonlFile,
+) -> None:
+    file.append(records(30, 5, tag="needle"))
+    file.append(records(2, 1, tag="needle"))  # r2's later line holds it: r2 once, in file order
+    got = indexed_lines(file)
+    assert isinstance(got, line_index.IndexedLines)
+    want = [rid for rid, line in got.items() if b"needle" in line]
+    assert got.containing([b"needle", b"no such text"]) == ["r30", "r31", "r32", "r33", "r34", "r2"]
+    assert set(want) == {"r2", "r30", "r31", "r32", "r33", "r34"}
+    assert got.containing([b"absent"]) == []

@@ -30,9 +30,10 @@ ID_FIRST = re.compile(rb'\{"id":"([^"\\]*)"')  # how nemori writes every record 
 class IndexedLines(Mapping[str, bytes]):
     """Record id -> its raw line, read from the open file when asked for."""
 
-    def __init__(self, fd: int, spans: dict[str, int], offsets: Any) -> None:
+    def __init__(self, fd: int, ids: list[str], offsets: Any) -> None:
         self._fd = fd
-        self._spans = spans  # id -> its (last) line's number
+        self._ids = ids  # each line's record id
+        self._spans = dict(zip(ids, range(len(ids)), strict=True))  # id -> its last line
         self._offsets = offsets  # np.ndarray: where each line starts, then the end of the last
 
     def __getitem__(self, record_id: str) -> bytes:
@@ -42,6 +43,23 @@ class IndexedLines(Mapping[str, bytes]):
 
     def __contains__(self, record_id: object) -> bool:
         return record_id in self._spans
+
+    def containing(self, needles: list[bytes]) -> list[str]:
+        """Ids of the records with a line holding one of these byte strings, in file order.
+
+        One read of the file, where looking at each line cost a read a line.
+        """
+        import numpy as np
+
+        data = os.pread(self._fd, int(self._offsets[-1]), 0)
+        lines: set[int] = set()
+        for needle in needles:
+            at = data.find(needle)
+            while at != -1:
+                line = int(np.searchsorted(self._offsets, at, side="right")) - 1
+                lines.add(line)
+                at = data.find(needle, int(self._offsets[line + 1]))
+        return list(dict.fromkeys(self._ids[line] for line in sorted(lines)))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)
@@ -92,8 +110,7 @@ def indexed_lines(file: JsonlFile) -> Mapping[str, bytes]:
         if len(tail) >= RESAVE_BYTES:
             save_index(file.path, fd, st.st_size, ids, starts)
         keep = True
-        spans = dict(zip(ids, range(len(ids)), strict=True))
-        return IndexedLines(fd, spans, np.append(starts, np.int64(st.st_size)))
+        return IndexedLines(fd, ids, np.append(starts, np.int64(st.st_size)))
     finally:
         if not keep:
             os.close(fd)

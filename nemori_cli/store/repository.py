@@ -11,7 +11,7 @@ import orjson
 from nemori_cli.errors import StoreError
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.store.jsonl import JsonlFile
-from nemori_cli.store.line_index import indexed_lines
+from nemori_cli.store.line_index import IndexedLines, indexed_lines
 from nemori_cli.store.users import UserStore
 
 R = TypeVar("R", Episode, Fact)
@@ -52,6 +52,8 @@ class LazyRecords(Mapping[str, R]):
     def mentioning(self, texts: Collection[str]) -> list[R]:
         """Parse only the records whose stored line contains one of these strings."""
         needles = [orjson.dumps(t) for t in texts]  # as they appear, JSON-quoted, in a line
+        if isinstance(self._lines, IndexedLines):  # one read of the file, not a read a line
+            return [self[rid] for rid in self._lines.containing(needles)]
         return [self[rid] for rid, line in self._lines.items() if any(n in line for n in needles)]
 
 
