@@ -177,7 +177,7 @@ class LexicalIndex:
                     retriever = SavedBM25.load(folder) or _bm25s().BM25.load(
                         str(folder), mmap=True, show_progress=False
                     )
-                if not isinstance(doc_ids, list) or not all(isinstance(d, str) for d in doc_ids):
+                if not isinstance(doc_ids, list) or not set(map(type, doc_ids)) <= {str}:
                     raise ValueError(f"{DOC_IDS_FILE} is not a list of ids")
                 if not all(isinstance(d, str) for d in deleted):
                     raise ValueError(f"{DELETED_FILE} is not a list of ids")
