@@ -115,10 +115,7 @@ def test_lines_nemori_writes_are_printed_as_stored(memory: Memory) -> None:
     assert order is not None and len(order.ids) == 64 and all(order.listed)
 
 
-def test_the_order_is_saved_extended_by_appends_and_voided_by_rewrites(
-    memory: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("nemori_cli.ops.fact_order.RESAVE_BYTES", 1)
+def test_the_order_is_saved_extended_by_appends_and_voided_by_rewrites(memory: Memory) -> None:
     want = listing_by_records(memory)
     assert memory.fact_listing() == want
     path = memory.parts.repo().facts.file.path

@@ -24,7 +24,6 @@ from nemori_cli.models import Fact, from_iso, to_iso, utcnow
 from nemori_cli.store.sidecar import load_sidecar, save_sidecar
 
 MAGIC = b"nemori-fact-order 2\n"
-RESAVE_BYTES = 1 << 20  # lines read past the saved order before a reader saves it again
 CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
 LISTED_KEYS = [
     "id", "user_id", "content", "category", "subject", "source_episode_ids",
@@ -72,20 +71,19 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
 
 def is_listed(raw: dict[str, Any]) -> bool:
     """Whether as_listed(raw) is raw itself, keys in the same order (a line nemori wrote)."""
+    if list(raw) != LISTED_KEYS:
+        return False
+    created, valid = raw["created_at"], raw["valid_from"]
     return (
-        list(raw) == LISTED_KEYS
-        and isinstance(raw["content"], str)
-        and all(isinstance(raw[k], str) and raw[k] for k in ("category", "extractor"))
+        type(raw["content"]) is str
+        and type(raw["category"]) is str and raw["category"] != ""
+        and type(raw["extractor"]) is str and raw["extractor"] != ""
         and type(raw["source_episode_ids"]) is list
         and type(raw["source_message_ids"]) is list
         and type(raw["confidence"]) is float
-        and written_by_to_iso(raw["created_at"])
-        and (raw["valid_from"] is None or written_by_to_iso(raw["valid_from"]))
+        and type(created) is str and CANONICAL.fullmatch(created) is not None
+        and (valid is None or (type(valid) is str and CANONICAL.fullmatch(valid) is not None))
     )
-
-
-def written_by_to_iso(value: Any) -> bool:
-    return isinstance(value, str) and CANONICAL.fullmatch(value) is not None
 
 
 STAMP = 26  # bytes of a sortable stamp
@@ -112,11 +110,6 @@ class FactOrder:
     def stamp(self, column: bytes, row: int) -> bytes:
         return column[row * STAMP : (row + 1) * STAMP]
 
-    def key(self, row: int) -> tuple[bool, bytes, str]:
-        """list_facts' order: undated last, then by date, then by id."""
-        return (self.stamp(self.valid_from, row) == UNDATED, self.stamp(self.when, row),
-                self.ids[row])
-
 
 def read_order(path: Path, fd: int, size: int) -> FactOrder | None:
     """The order of the first `size` bytes of the file open as fd (saved, then extended).
@@ -140,7 +133,7 @@ def read_order(path: Path, fd: int, size: int) -> FactOrder | None:
     order = None if rows is None else merge(saved, rows)
     if order is None:
         return None
-    if len(tail) >= RESAVE_BYTES:
+    if tail:  # merging costs what a listing saves: once per change of the file
         save_order(path, fd, size, order)
     return order
 
@@ -172,36 +165,40 @@ def merge(saved: FactOrder | None, rows: list[tuple[Any, ...]]) -> FactOrder | N
 
     None when the facts have more categories than a byte counts (hand-written files).
     """
+    if saved is not None:
+        rows = saved_rows(saved) + rows
+    latest = {row[0]: row for row in rows}  # later lines win
+    ordered = sorted(latest.values(), key=lambda r: (r[6] == UNDATED, r[7], r[0]))
     categories = list(saved.categories) if saved else []
-    for row in rows:
-        if row[5] not in categories:
+    code = {name: i for i, name in enumerate(categories)}
+    for row in ordered:
+        if row[5] not in code:
+            code[row[5]] = len(categories)
             categories.append(row[5])
     if len(categories) > 256:
         return None
-    both = FactOrder(
-        ids=(saved.ids if saved else []) + [r[0] for r in rows],
-        starts=(saved.starts if saved else array("q")) + array("q", [r[1] for r in rows]),
-        ends=(saved.ends if saved else array("q")) + array("q", [r[2] for r in rows]),
-        current=(saved.current if saved else b"") + bytes(r[3] for r in rows),
-        listed=(saved.listed if saved else b"") + bytes(r[4] for r in rows),
-        codes=(saved.codes if saved else b"") + bytes(categories.index(r[5]) for r in rows),
-        categories=categories,
-        valid_from=(saved.valid_from if saved else b"") + b"".join(r[6] for r in rows),
-        when=(saved.when if saved else b"") + b"".join(r[7] for r in rows),
-    )
-    latest = {fact_id: i for i, fact_id in enumerate(both.ids)}  # later lines win
-    keep = sorted(latest.values(), key=both.key)
     return FactOrder(
-        ids=[both.ids[i] for i in keep],
-        starts=array("q", [both.starts[i] for i in keep]),
-        ends=array("q", [both.ends[i] for i in keep]),
-        current=bytes(both.current[i] for i in keep),
-        listed=bytes(both.listed[i] for i in keep),
-        codes=bytes(both.codes[i] for i in keep),
+        ids=[r[0] for r in ordered],
+        starts=array("q", [r[1] for r in ordered]),
+        ends=array("q", [r[2] for r in ordered]),
+        current=bytes(r[3] for r in ordered),
+        listed=bytes(r[4] for r in ordered),
+        codes=bytes(code[r[5]] for r in ordered),
         categories=categories,
-        valid_from=b"".join(both.stamp(both.valid_from, i) for i in keep),
-        when=b"".join(both.stamp(both.when, i) for i in keep),
+        valid_from=b"".join(r[6] for r in ordered),
+        when=b"".join(r[7] for r in ordered),
     )
+
+
+def saved_rows(order: FactOrder) -> list[tuple[Any, ...]]:
+    """The saved order as read_rows gives rows."""
+    vf, when = order.valid_from, order.when
+    return [
+        (fact_id, order.starts[i], order.ends[i], order.current[i], order.listed[i],
+         order.categories[order.codes[i]], vf[i * STAMP : (i + 1) * STAMP],
+         when[i * STAMP : (i + 1) * STAMP])
+        for i, fact_id in enumerate(order.ids)
+    ]
 
 
 COLUMNS = ("current", "listed", "codes")  # a byte a row
