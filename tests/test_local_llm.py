@@ -3,7 +3,7 @@
 SmolLM2-135M-Instruct is weak but follows a chat template; Gemma 3 270M base is not
 instruction-tuned, a hostile model. Both must leave every message in exactly one episode,
 record what the calls cost, report honestly which episodes the model made, and finish in a
-bounded time. They skip only when llama-cpp-python or the model packages are not installed.
+bounded time. They skip only when xllamacpp or the model packages are not installed.
 """
 
 from __future__ import annotations
@@ -111,8 +111,9 @@ def assert_honest(summary: dict[str, Any], episodes: list[dict[str, Any]]) -> No
 
 def test_smollm2_ingests_backfills_and_corrects_sample_chats(smol: str, tmp_path: Path) -> None:
     first, offline, later = (tmp_path / name for name in ("first", "offline", "later"))
-    for folder, name in ((first, "alps-hiking-trip.json"), (offline, "moving-to-lisbon.md"),
-                         (later, "changing-jobs.md")):
+    # the three smallest chats (8, 8 and 10 messages): each step proves its path, no more
+    for folder, name in ((first, "changing-jobs.md"), (offline, "moving-to-lisbon.md"),
+                         (later, "food-preferences.json")):
         folder.mkdir()
         shutil.copy(SAMPLE_CHATS / name, folder / name)
     data = tmp_path / "data"
