@@ -6,6 +6,7 @@ import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
+from pydantic.json_schema import JsonDict
 
 from nemori_cli.models import CATEGORIES, Episode
 from nemori_cli.pipeline.prompts import (
@@ -20,12 +21,12 @@ MAX_CHARS = 2000  # of each message shown
 # constrains decoding to the schema, a small model that loops inside one string or list must
 # close it here, instead of running to max_tokens and being asked again (SmolLM2 repeated a
 # title for 800 tokens, twice, on most episodes of sample_chats/).
-TITLE = {"maxLength": 120}
-NARRATIVE = {"maxLength": 1500}
-FACTS = {"maxItems": 12}
-FACT = {"maxLength": 300}
-SUBJECT = {"maxLength": 80}
-SOURCES = {"maxItems": 20}
+TITLE: JsonDict = {"maxLength": 120}
+NARRATIVE: JsonDict = {"maxLength": 1500}
+FACTS: JsonDict = {"maxItems": 12}
+FACT: JsonDict = {"maxLength": 300}
+SUBJECT: JsonDict = {"maxLength": 80}
+SOURCES: JsonDict = {"maxItems": 20}
 Category = Literal["user_profile", "experience", "knowledge", "other"]
 
 
