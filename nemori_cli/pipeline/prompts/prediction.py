@@ -8,7 +8,14 @@ from pydantic import BaseModel, Field, field_validator
 
 from nemori_cli.models import Episode, Fact
 from nemori_cli.pipeline.prompts import ChatMessage, defang, system_prompt
-from nemori_cli.pipeline.prompts.episode import MAX_CHARS, FactItem, episode_input
+from nemori_cli.pipeline.prompts.episode import (
+    FACTS,
+    MAX_CHARS,
+    NARRATIVE,
+    TITLE,
+    FactItem,
+    episode_input,
+)
 
 MAX_FACT_CHARS = 400
 
@@ -17,7 +24,8 @@ class CorrectionFact(FactItem):
     """A new or corrected fact, with the known facts it contradicts."""
 
     supersedes: list[str] = Field(
-        default_factory=list, description="references (like F3) of known facts it contradicts"
+        default_factory=list, description="references (like F3) of known facts it contradicts",
+        json_schema_extra={"maxItems": 10},
     )
 
     @field_validator("supersedes", mode="before")
@@ -30,11 +38,14 @@ class CorrectionFact(FactItem):
 class PredictionAnswer(BaseModel):
     """The prediction, then the episode, then only the facts the prediction missed."""
 
-    prediction: str = Field("", description="what the known facts suggest the episode says")
-    title: str = Field(description="short and specific, at most 12 words")
-    narrative: str = Field(description="third-person account with absolute dates")
+    prediction: str = Field("", description="what the known facts suggest the episode says",
+                            json_schema_extra=NARRATIVE)
+    title: str = Field(description="short and specific, at most 12 words",
+                       json_schema_extra=TITLE)
+    narrative: str = Field(description="third-person account with absolute dates",
+                           json_schema_extra=NARRATIVE)
     timestamp: str | None = Field(None, description="ISO 8601 date or datetime, or null")
-    facts: list[CorrectionFact] = Field(default_factory=list)
+    facts: list[CorrectionFact] = Field(default_factory=list, json_schema_extra=FACTS)
 
 
 def fact_ref(index: int) -> str:

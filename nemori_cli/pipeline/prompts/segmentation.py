@@ -15,8 +15,11 @@ MAX_CHARS = 300  # of each message shown: the opening says what it is about
 class SegmentGroup(BaseModel):
     """One episode: the numbers of its messages."""
 
-    messages: list[int] = Field(description="numbers of the messages in this episode, in order")
-    topic: str = Field("", description="what the episode is about, in a few words")
+    # bounds in the schema only (see prompts/episode.py): an empty group loops under a grammar
+    messages: list[int] = Field(description="numbers of the messages in this episode, in order",
+                                json_schema_extra={"minItems": 1})
+    topic: str = Field("", description="what the episode is about, in a few words",
+                       json_schema_extra={"maxLength": 80})
 
 
 class Segmentation(BaseModel):
