@@ -120,3 +120,35 @@ def expanded(
                 seen.add(item)
                 out.append((*item, s))
     return out[:limit]
+
+
+def fuse_mixed(
+    candidates: dict[str, list[Sequence[str]]],
+    limit: int,
+    scale_power: float = 1.0,
+    fact_share: float = 0.0,
+    interleave: bool = False,
+) -> list[tuple[str, str, float]]:
+    """Fuse with a kind's RRF sum scaled by (2 / lists) ** scale_power (0: unscaled); then
+    facts are guaranteed fact_share of the pool, or kinds alternate (interleave)."""
+    from nemori_cli.search.fusion import rrf
+
+    by_kind: dict[str, list[tuple[str, str, float]]] = {}
+    for kind, rankings in candidates.items():
+        scale = (2 / max(1, len(rankings))) ** scale_power
+        ranked = sorted(((kind, r, s * scale) for r, s in rrf(rankings).items()),
+                        key=lambda t: (-t[2], t[1]))
+        by_kind[kind] = ranked
+    facts, eps = by_kind.get("fact", []), by_kind.get("episode", [])
+    if interleave:
+        out = [t for pair in zip(eps, facts, strict=False) for t in pair]
+        n = min(len(eps), len(facts))
+        return (out + eps[n:] + facts[n:])[:limit]
+    merged = sorted(facts + eps, key=lambda t: (-t[2], t[0], t[1]))[:limit]
+    want = min(len(facts), int(fact_share * limit))
+    have = sum(1 for t in merged if t[0] == "fact")
+    if have < want:
+        keep_eps = [t for t in merged if t[0] == "episode"][: limit - want]
+        merged = sorted(keep_eps + facts[:want], key=lambda t: (-t[2], t[0], t[1]))
+    return merged
+
