@@ -102,6 +102,7 @@ def refine(
 
     params = params or DEFAULT
     known = {(h.kind, h.id) for h in hits}
+    lead = lead if head > 0 else ()
     pool = [*hits, *(h for h in lead if (h.kind, h.id) not in known)]
     q = np.asarray(qvec, dtype=np.float32)
     ep_hits = [episodes[h.id] for h in pool if h.kind == "episode" and h.id in episodes]

@@ -19,9 +19,9 @@ from nemori_cli.search.relevance import annotate
 REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
 MIN_POOL = 50  # candidates each index is asked for, at least
 # The first hits come from a fusion where the turn list counts in full: a turn that holds
-# the query's rare words puts its episode on top (hit@5 on LoCoMo 0.78 -> 0.83); below them,
+# the query's rare words puts its episode on top (hit@5 on LoCoMo samples 0-4 0.78 -> 0.83); below them,
 # the balanced fusion keeps facts, whose short texts carry multi-hop evidence, in the list.
-HEAD = 5
+HEAD = 6
 
 
 def search(
@@ -91,7 +91,7 @@ def search(
     size = max(k, REFINE_POOL)
     hits = [to_hit(kd, tables[kd][rid], s, episodes.get) for kd, rid, s in fuse(candidates, size)]
     lead = []
-    if turns and "episode" in candidates and len(candidates["episode"]) > 2:
+    if HEAD and turns and "episode" in candidates and len(candidates["episode"]) > 2:
         lead = [
             to_hit(kd, tables[kd][rid], s, episodes.get)
             for kd, rid, s in fuse(candidates, size, scaled=False)
