@@ -19,8 +19,8 @@ from nemori_cli.search.relevance import annotate
 REFINE_POOL = 50  # fused hits reranked by their own match (see focus.py) before the cut to k
 MIN_POOL = 50  # candidates each index is asked for, at least
 # The first hits come from a fusion where the turn list counts in full: a turn that holds
-# the query's rare words puts its episode on top (hit@5 on LoCoMo samples 0-4 0.78 -> 0.83); below them,
-# the balanced fusion keeps facts, whose short texts carry multi-hop evidence, in the list.
+# the query's rare words puts its episode on top (hit@5 on LoCoMo samples 0-4 0.78 -> 0.83);
+# below them, the balanced fusion keeps facts, whose short texts carry multi-hop evidence.
 HEAD = 6
 
 
