@@ -120,3 +120,118 @@ def expanded(
                 seen.add(item)
                 out.append((*item, s))
     return out[:limit]
+
+
+def fuse_mixed(
+    candidates: dict[str, list[Sequence[str]]],
+    limit: int,
+    scale_power: float = 1.0,
+    fact_share: float = 0.0,
+    interleave: bool = False,
+) -> list[tuple[str, str, float]]:
+    """Fuse with a kind's RRF sum scaled by (2 / lists) ** scale_power (0: unscaled); then
+    facts are guaranteed fact_share of the pool, or kinds alternate (interleave)."""
+    from nemori_cli.search.fusion import rrf
+
+    by_kind: dict[str, list[tuple[str, str, float]]] = {}
+    for kind, rankings in candidates.items():
+        scale = (2 / max(1, len(rankings))) ** scale_power
+        ranked = sorted(((kind, r, s * scale) for r, s in rrf(rankings).items()),
+                        key=lambda t: (-t[2], t[1]))
+        by_kind[kind] = ranked
+    facts, eps = by_kind.get("fact", []), by_kind.get("episode", [])
+    if interleave:
+        out = [t for pair in zip(eps, facts, strict=False) for t in pair]
+        n = min(len(eps), len(facts))
+        return (out + eps[n:] + facts[n:])[:limit]
+    merged = sorted(facts + eps, key=lambda t: (-t[2], t[0], t[1]))[:limit]
+    want = min(len(facts), int(fact_share * limit))
+    have = sum(1 for t in merged if t[0] == "fact")
+    if have < want:
+        keep_eps = [t for t in merged if t[0] == "episode"][: limit - want]
+        merged = sorted(keep_eps + facts[:want], key=lambda t: (-t[2], t[0], t[1]))
+    return merged
+
+
+
+PROFILE_SIZE = int(__import__("os").environ.get("PROFILE_SIZE", "8"))
+THEMES = {
+    "likes and wishes": r"\b(?:love|loves|like|likes|enjoy\w*|prefer\w*|favou?rite|fan of|into"
+    r"|passion\w*|hobb\w*|looking for|hate\w*|dislike\w*|want\w*|dream\w*|interest\w*)\b",
+    "work and learning": r"\b(?:work\w*|job|career|compan\w+|boss|colleague\w*|business|stud\w+"
+    r"|school|degree|course|class\w*|volunteer\w*|project\w*|teach\w*)\b",
+    "places": r"\b(?:live\w*|moved|from|grew up|born|visit\w*|trip|travel\w*|city|country|home)\b",
+    "people": r"\b(?:wife|husband|partner|kids?|children|son|daughter|family|friends?|mom|mother"
+    r"|dad|father|sister|brother|pets?|dog|cat|grand\w+)\b",
+    "beliefs and health": r"\b(?:believ\w*|support\w*|communit\w*|identit\w*|faith|church"
+    r"|politic\w*"
+    r"|health\w*|therap\w*|mental|values?|cause)\b",
+}
+
+
+def profiles(facts: Mapping[str, Fact], size: int = PROFILE_SIZE) -> dict[str, Fact]:
+    """Per person and theme, documents of up to `size` current facts in time order."""
+    import re
+    from dataclasses import replace
+
+    groups: dict[tuple[str, str], list[Fact]] = {}
+    for f in sorted(facts.values(), key=lambda f: (f.valid_from is None, f.valid_from, f.id)):
+        if f.superseded_by:
+            continue
+        for theme, pattern in THEMES.items():
+            if re.search(pattern, f.content, re.IGNORECASE):
+                groups.setdefault((f.subject or "the user", theme), []).append(f)
+    out: dict[str, Fact] = {}
+    for (who, theme), group in groups.items():
+        for n in range(0, len(group), size):
+            chunk = group[n : n + size]
+            pid = f"profile:{who}:{theme}:{n // size}"
+            text = f"{who}, {theme}: " + " ".join(f.content for f in chunk)
+            out[pid] = replace(
+                chunk[0], id=pid, content=text, category="profile",
+                source_episode_ids=tuple(dict.fromkeys(e for f in chunk
+                                                       for e in f.source_episode_ids)),
+                source_message_ids=tuple(dict.fromkeys(m for f in chunk
+                                                       for m in f.source_message_ids)),
+            )
+    return out
+
+
+class ProfileIndex:
+    """BM25 and vectors over one user's profile documents, fused into one ranking."""
+
+    def __init__(self, docs: Mapping[str, Fact], embed: Any) -> None:
+        import bm25s
+        import numpy as np
+        import Stemmer
+
+        self.ids = list(docs)
+        texts = [docs[i].content for i in self.ids]
+        self._stemmer = Stemmer.Stemmer("english")
+        self._bm25 = bm25s.BM25()
+        self._bm25.index(self._tok(texts), show_progress=False)
+        self.vectors = np.asarray(embed(texts), dtype=np.float32)
+
+    def _tok(self, texts: list[str]) -> Any:
+        import bm25s
+
+        return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
+
+    def lists(self, query: str, qvec: Any, n: int = 30) -> list[list[str]]:
+        """Profile ids by BM25 and by cosine, best first."""
+        import numpy as np
+
+        k = min(n, len(self.ids))
+        res, scores = self._bm25.retrieve(self._tok([query]), k=k, show_progress=False)
+        lex = [self.ids[int(i)] for i, s in zip(res[0], scores[0], strict=True) if s > 0]
+        sims = self.vectors @ np.asarray(qvec, dtype=np.float32)
+        vec = [self.ids[int(i)] for i in np.argsort(-sims)[:k]]
+        return [vec, lex]
+
+
+def rrf_ids(rankings: Sequence[Sequence[str]]) -> list[str]:
+    """Ids of several rankings fused by RRF, best first."""
+    from nemori_cli.search.fusion import rrf
+
+    scores = rrf(rankings)
+    return sorted(scores, key=lambda i: (-scores[i], i))

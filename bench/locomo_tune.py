@@ -97,6 +97,10 @@ def evaluate(
     grow: int = 0,
     turn_mode: str = "add",
     fact_weight: float = 1.0,
+    scale_power: float = 1.0,
+    fact_share: float = 0.0,
+    head: int = 0,
+    profile: str = "",
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -113,6 +117,12 @@ def evaluate(
             tables[q.user] = {"episode": repo.episodes.all(), "fact": repo.facts.all()}
             if turns:
                 tables[q.user]["turns"] = levers.TurnIndex(tables[q.user]["episode"], turns)
+            if profile:
+                docs = levers.profiles(tables[q.user]["fact"])
+                tables[q.user]["profile"] = levers.ProfileIndex(docs, memory.embedder.embed)
+                tables[q.user]["fact"] = {**tables[q.user]["fact"], **docs}
+                vecs = tables[q.user]["profile"].vectors
+                data["stored"][q.user].update(zip(docs, vecs, strict=True))
             if expand:
                 tables[q.user]["by_episode"] = levers.facts_by_episode(tables[q.user]["fact"])
         tab = tables[q.user]
@@ -156,14 +166,26 @@ def evaluate(
                 cands["episode"].append(ranked)
             if turn_mode == "facts":  # facts ranked by their source turns, as a third list
                 cands["fact"].append(tab["turns"].facts(q.question, tab["fact"]))
-        if turn_mode == "mean" or fact_weight != 1.0:
+        if turn_mode in ("share", "interleave") or scale_power != 1.0:
+            fused = levers.fuse_mixed(
+                cands, pool, scale_power, fact_share, turn_mode == "interleave"
+            )
+        elif turn_mode == "mean" or fact_weight != 1.0:
             fused = levers.fuse_mean(cands, pool, fact_weight)
         else:
             fused = fuse(cands, pool)
         if expand:
             fused = levers.expanded(fused, tab["fact"], tab["by_episode"], expand, pool + grow)
         hits = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in fused]
-        hits = refine(hits, episodes, q.question, qvec, vectors_of, params)[:K]
+        if profile:  # profile documents as facts: a third fact list, or two ("vec+lex")
+            cands = {kd: list(v) for kd, v in cands.items()}
+            vec, lex = tab["profile"].lists(q.question, qvec)
+            cands["fact"] += [vec, lex] if profile == "both" else [levers.rrf_ids([vec, lex])]
+        lead = []
+        if head:  # the first `head` hits from the unscaled fusion, the rest as ranked above
+            lead = [to_hit(kd, tab[kd][rid], s, episodes.get)
+                    for kd, rid, s in levers.fuse_mixed(cands, pool, 0.0)]
+        hits = refine(hits, episodes, q.question, qvec, vectors_of, params, lead, head)[:K]
         out.append((q, ev.score(q, hits)))
     per_q_ms = 1000 * (time.perf_counter() - t) / max(1, len(out))
     res = {}
@@ -213,7 +235,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rocchio", type=float, default=0.0, help="vector feedback weight")
     p.add_argument("--turns", type=int, default=0, help="BM25 over w-turn windows (third list)")
     p.add_argument("--expand", default="", help="fact, episode or both: neighbours in the pool")
-    p.add_argument("--turn-mode", default="add", help="add, replace, mean or facts")
+    p.add_argument("--turn-mode", default="add",
+                   help="add, replace, mean, facts, share or interleave")
+    p.add_argument("--scale-power", type=float, default=1.0,
+                   help="a kind's RRF scaled by (2/lists)**power (0: unscaled)")
+    p.add_argument("--head", type=int, default=0, help="hits taken from the unscaled fusion")
+    p.add_argument("--profile", default="", help="profile documents: one or both (lists)")
+    p.add_argument("--fact-share", type=float, default=0.0, help="pool share kept for facts")
     p.add_argument("--fact-weight", type=float, default=1.0, help="facts' RRF weight")
     p.add_argument("--grow", type=int, default=0, help="pool places the expansion may add")
     args = p.parse_args(argv)
@@ -225,7 +253,8 @@ def main(argv: list[str] | None = None) -> None:
     res = evaluate(
         Path(args.root), data, params, args.pool, args.prf, args.rocchio,
         args.turns, args.expand, args.grow, args.turn_mode,
-        args.fact_weight,
+        args.fact_weight, args.scale_power, args.fact_share,
+        args.head, args.profile,
     )
     label = ",".join(
         args.p
@@ -234,6 +263,10 @@ def main(argv: list[str] | None = None) -> None:
         + [f"rocchio={args.rocchio}"] * bool(args.rocchio)
         + [f"turns={args.turns}/{args.turn_mode}"] * bool(args.turns)
         + [f"fw={args.fact_weight}"] * (args.fact_weight != 1.0)
+        + [f"power={args.scale_power}"] * (args.scale_power != 1.0)
+        + [f"share={args.fact_share}"] * bool(args.fact_share)
+        + [f"head={args.head}"] * bool(args.head)
+        + [f"profile={args.profile}"] * bool(args.profile)
         + [f"expand={args.expand}+{args.grow}"] * bool(args.expand)
     )
     print(line(res, args.label or label or "default"))

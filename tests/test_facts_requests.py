@@ -54,3 +54,33 @@ def test_labelled_assistant_turns_reach_the_precision_target() -> None:
     assert score.turns >= 150
     assert score.precision >= 0.8, score.wrong
     assert score.recall >= 0.7, score.missed
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Can you recommend a vegetarian restaurant near the station?",
+         "The user is looking for a vegetarian restaurant near the station."),
+        ("What's a good gift for someone who loves gardening?",
+         "The user is looking for a good gift for someone who loves gardening."),
+        ("Any good sci-fi book recommendations?",
+         "The user is looking for good sci-fi book recommendations."),
+    ],
+)
+def test_a_request_for_a_recommendation_says_what_the_user_is_looking_for(
+    text: str, fact: str
+) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you suggest improvements to this paragraph?",
+        "Suggest a title for my blog post about hiking.",
+        "What would be a good subject line for this email?",
+        "Which is the best way to learn Rust?",
+    ],
+)
+def test_a_request_for_work_on_the_conversation_is_not_a_wish(text: str) -> None:
+    assert facts_of(text) == []

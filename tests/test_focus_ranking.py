@@ -11,6 +11,7 @@ from nemori_cli.pipeline.dates import named_period
 from nemori_cli.pipeline.episodes import build_episode
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import to_hit
+from nemori_cli.search.questions import asks_when, says_when
 
 START = datetime(2023, 6, 3, 10, 0, tzinfo=UTC)
 FILLER = [
@@ -110,3 +111,42 @@ def test_named_period_reads_days_and_months_a_question_names() -> None:
     assert in_may and in_may(date(2023, 5, 20))
     no_such_day = named_period("Did she go on 31 February, 2023?")  # the month still counts
     assert no_such_day and no_such_day(date(2023, 2, 10))
+
+
+def test_a_when_question_prefers_the_turn_that_names_a_time() -> None:
+    ep = episode(
+        {
+            3: "I really love going camping with my kids at the lake.",
+            14: "We went camping at the lake last weekend, the kids loved it.",
+        }
+    )
+    hits = [to_hit("episode", ep, 1.0, {ep.id: ep}.get)]
+    eps = {ep.id: ep}
+    out = refine(hits, eps, "When did Melanie go camping at the lake?", np.zeros(4), no_vectors)
+    assert "s1:15" in out[0].message_ids  # the dated telling comes first
+    out = refine(hits, eps, "Where does Melanie go camping at the lake?", np.zeros(4), no_vectors)
+    assert "s1:4" in out[0].message_ids  # not a "when" question: the better word match leads
+
+
+def test_asks_when_and_says_when() -> None:
+    for q in ("When did Caroline move?", "In which year did he start?", "What month was it?"):
+        assert asks_when(q), q
+    for q in ("Where did Caroline move?", "Who said when it was?", "What did she paint?"):
+        assert not asks_when(q), q
+    for text in ("We moved in 2019.", "I went there last Saturday", "two weeks ago", "in March"):
+        assert says_when(text), text
+    assert not says_when("We may go hiking with the dog.")
+
+
+def test_the_first_hits_follow_the_lead_ranking_and_nothing_repeats() -> None:
+    facts = [fact(f"Melanie went camping near the river number {n}.", START, n) for n in range(4)]
+    hits = [to_hit("fact", f, 1.0, lambda _: None) for f in facts]
+    lead = list(reversed(hits))
+    query = "camping near the river"
+    plain = refine(hits, {}, query, np.zeros(4), no_vectors)
+    assert [h.id for h in plain] == ["f0", "f1", "f2", "f3"]
+    led = refine(hits, {}, query, np.zeros(4), no_vectors, lead=lead, head=2)
+    assert [h.id for h in led] == ["f3", "f2", "f0", "f1"]  # each fact once
+    only_lead = [to_hit("fact", fact("Melanie likes the river.", START, 9), 1.0, lambda _: None)]
+    led = refine(hits[:1], {}, "river", np.zeros(4), no_vectors, lead=only_lead, head=1)
+    assert [h.id for h in led] == ["f9", "f0"]  # a lead hit outside the pool still leads

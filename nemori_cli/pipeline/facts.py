@@ -67,7 +67,8 @@ _PROFILE = re.compile(
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
-    r"|single parent|favou?rite|prefer\w*|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
+    r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for"
+    r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
     r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
     r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
     r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday))",

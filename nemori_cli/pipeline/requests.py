@@ -3,7 +3,9 @@
 "Fix the bug in my code" says nothing lasting about the user, and "Built me an artifact"
 (a typo for "Build") is not "The user built the user an artifact". A request may carry a
 real self-statement after a comma ("Make my resume shorter, I have 10 years of experience"):
-that clause is kept.
+that clause is kept. A request for a recommendation does say what the user wants ("Can you
+recommend a vegetarian restaurant?"): it becomes "I'm looking for a vegetarian restaurant",
+unless what is asked for is work on the conversation itself (names, titles, fixes, "this").
 """
 
 from __future__ import annotations
@@ -49,6 +51,38 @@ _SUBJECT = re.compile(
 )
 
 
+# "Can you recommend X?", "Suggest me X", "What's a good X?", "Any X recommendations?"
+_SEEK = (
+    re.compile(r"^(?:can|could|would|will) you (?:please )?(?:recommend|suggest)(?: me| to me)? "
+               r"(?P<x>.+?)[.?!]*$", re.IGNORECASE),
+    re.compile(r"^(?:recommend|suggest)(?: me)? (?P<x>.+?)[.?!]*$", re.IGNORECASE),
+    re.compile(r"^(?:what|which)(?:'s| is| are| would be)? "
+               r"(?P<x>(?:(?:some|a|an|the) )?(?:good|best|great|nice|decent|cheap) .+?)\?+$",
+               re.IGNORECASE),
+    re.compile(r"^any (?P<x>.+? (?:recommendations|suggestions|recs))\b[.?!]*$", re.IGNORECASE),
+)
+# work on the conversation itself, or something about the assistant: no wish of the user's
+_NOT_SOUGHT = re.compile(
+    r"^(?:some |a few |a |an |the |me )?(?:better |best |good |short |catchy )?(?:names?|titles?|"
+    r"words?|synonyms?|captions?|slogans?|taglines?|subject lines?|phrases?|headlines?|ways? to"
+    r"|improvements?|changes?|edits?|fix(?:es)?|corrections?|alternatives? (?:to|for) "
+    r"(?:this|that|it)|how|what|where|when|why|which|whether|if)\b"
+    r"|\b(?:this|these|those|it|you|your|above|below)\b"
+    r"|\b(?:to|on|of|for|in|with|about) that\b|^that\b",
+    re.IGNORECASE,
+)
+
+
+def sought(sentence: str) -> str | None:
+    """What a request for a recommendation asks for ("a vegetarian restaurant"), else None."""
+    text = _LEAD.sub("", sentence.strip())
+    for pattern in _SEEK:
+        m = pattern.match(text)
+        if m and not _NOT_SOUGHT.search(m["x"]) and len(m["x"].split()) >= 2:
+            return re.sub(r"^(?:me|to me) ", "", m["x"]).rstrip(" ,;:")
+    return None
+
+
 def is_request(sentence: str) -> bool:
     """Whether a sentence asks the assistant to do something rather than tell about the user."""
     text = _LEAD.sub("", sentence.strip())
@@ -62,8 +96,11 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     A request yields only the first-person clauses that follow it; a statement loses a
     request or question spliced on after a comma ("I keep forgetting, give me a system").
     Said to an assistant, a part must have the speaker as subject ("I", "we", "My X"):
-    "whip up an email to my team" is a request whatever its verb.
+    "whip up an email to my team" is a request whatever its verb. A request for a
+    recommendation is what the speaker is looking for.
     """
+    if wish := sought(sentence):
+        return [f"I'm looking for {wish}."]
     if is_request(sentence):
         parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
     else:

@@ -28,6 +28,7 @@ from nemori_cli.pipeline.passages import passage_ids
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.fusion import RRF_K
+from nemori_cli.search.questions import asks_when, says_when
 from nemori_cli.store.bm25_query import stemmer, stopwords
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class FocusParams:
     match_weight: float = 2.0  # a hit's own match against its fused rank
     time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
     diversity: float = 0.0  # taken off a hit per better hit from the same conversation
+    when_weight: float = 0.2  # added to a turn or hit naming a time, for a "when" question
 
 
 DEFAULT = FocusParams()
@@ -84,6 +86,8 @@ def refine(
     qvec: np.ndarray,
     vectors_of: VectorsOf | None,
     params: FocusParams | None = None,
+    lead: Sequence[SearchHit] = (),
+    head: int = 0,
 ) -> list[SearchHit]:
     """Focus long episodes, rerank every hit by how well its text matches, drop repeats.
 
@@ -91,24 +95,28 @@ def refine(
     best document plus the share of query words it contains, plus a bonus when it is dated
     in the time the query names), which the fused rank of a long episode cannot know; a fact
     whose turns an earlier hit already shows is left out. Two hits cut from one episode
-    share its id and differ in content and message_ids.
+    share its id and differ in content and message_ids. Given a second fused ranking
+    (lead), the first `head` hits are those it ranks best, the rest as `hits` ranks them.
     """
     import numpy as np
 
     params = params or DEFAULT
+    known = {(h.kind, h.id) for h in hits}
+    lead = lead if head > 0 else ()
+    pool = [*hits, *(h for h in lead if (h.kind, h.id) not in known)]
     q = np.asarray(qvec, dtype=np.float32)
-    ep_hits = [episodes[h.id] for h in hits if h.kind == "episode" and h.id in episodes]
+    ep_hits = [episodes[h.id] for h in pool if h.kind == "episode" and h.id in episodes]
     spoken = {ep.id: [m for m in ep.messages if embed_text(m)] for ep in ep_hits}
     if params.idf:
         texts = [m.content for ms in spoken.values() for m in ms]
-        weights = term_weights(query, texts + [h.content for h in hits if h.kind == "fact"])
+        weights = term_weights(query, texts + [h.content for h in pool if h.kind == "fact"])
     else:
         weights = dict.fromkeys(terms(query), 1.0)
     total = sum(weights.values())
     passages = {ep.id: passage_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
     wanted = [f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(spoken[ep.id]))]
     wanted += [d for ep in ep_hits for ds in passages[ep.id].values() for d in ds]
-    fact_ids = [h.id for h in hits if h.kind == "fact"]
+    fact_ids = [h.id for h in pool if h.kind == "fact"]
     stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
     stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
 
@@ -120,20 +128,26 @@ def refine(
         return sum(weights[t] for t in terms(text) if t in weights) / total if total else 0.0
 
     in_period = named_period(query)
+    when = params.when_weight if asks_when(query) else 0.0
 
-    def rescore(rank: int, h: SearchHit, match: float) -> tuple[float, SearchHit]:
+    def dated(text: str) -> float:
+        return when if when and says_when(text) else 0.0
+
+    def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
+        """The hit's own match (and the hit): rank-free, so either ranking can use it."""
         match += params.lexical_weight * lexical(h.content)
+        if h.kind == "fact":
+            match += dated(h.content)
         if in_period and h.timestamp and in_period(h.timestamp.date()):
             match += params.time_weight
-        score = RRF_K / (RRF_K + rank) + params.match_weight * match
-        score -= params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100
-        return score, replace(h, score=score)
+        match *= params.match_weight
+        return match - params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100, h
 
-    scored: list[tuple[float, SearchHit]] = []
-    for rank, h in enumerate(hits):
+    own: dict[tuple[str, str], list[tuple[float, SearchHit]]] = {}
+    for h in pool:
         ep = episodes.get(h.id) if h.kind == "episode" else None
         if ep is None:
-            scored.append(rescore(rank, h, sim(h.id)))
+            own[(h.kind, h.id)] = [matched(h, sim(h.id))]
             continue
         msgs = spoken[ep.id]
         tails = passages[ep.id]
@@ -142,7 +156,8 @@ def refine(
             return max([sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))])
 
         turn = [
-            turn_sim(i) + params.lexical_weight * lexical(m.content) for i, m in enumerate(msgs)
+            turn_sim(i) + params.lexical_weight * lexical(m.content) + dated(m.content)
+            for i, m in enumerate(msgs)
         ]
         if len(ep.messages) <= params.min_messages or not msgs:
             keeps = [list(range(len(msgs)))]
@@ -152,19 +167,44 @@ def refine(
         else:
             keeps = _spans(turn, params)
             parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights) for keep in keeps]
-        for keep, part in zip(keeps, parts, strict=True):
-            match = max([sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
-            scored.append(rescore(rank, part, match))
-    scored.sort(key=lambda t: -t[0])
-    if params.diversity:
-        scored = diversified(scored, params.diversity)
+        own[(h.kind, h.id)] = [
+            matched(part, max([sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
+                    + max((dated(msgs[i].content) for i in keep), default=0.0))
+            for keep, part in zip(keeps, parts, strict=True)
+        ]
+
+    diversity = params.diversity
+
+    def ranked(order: Sequence[SearchHit]) -> list[SearchHit]:
+        scored = [
+            (RRF_K / (RRF_K + rank) + match, replace(part, score=RRF_K / (RRF_K + rank) + match))
+            for rank, h in enumerate(order)
+            for match, part in own[(h.kind, h.id)]
+        ]
+        scored.sort(key=lambda t: -t[0])
+        if diversity:
+            scored = diversified(scored, diversity)
+        return without_repeats([h for _, h in scored])
+
+    best = ranked(hits)
+    if not lead or head < 1:
+        return best
+    return without_repeats(ranked(lead)[:head] + best, also_episodes=True)
+
+
+def without_repeats(hits: Sequence[SearchHit], also_episodes: bool = False) -> list[SearchHit]:
+    """The hits less each fact (or, also_episodes, any hit) whose turns earlier hits show."""
     seen: set[str] = set()
+    shown: set[tuple[str, tuple[str, ...]]] = set()
     out = []
-    for _, h in scored:
-        if h.kind == "fact" and h.message_ids and set(h.message_ids) <= seen:
+    for h in hits:
+        if (h.id, h.message_ids) in shown:
+            continue
+        if (h.kind == "fact" or also_episodes) and h.message_ids and set(h.message_ids) <= seen:
             continue
         out.append(h)
         seen.update(h.message_ids)
+        shown.add((h.id, h.message_ids))
     return out
 
 

@@ -55,15 +55,18 @@ def rrf(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
     return scores
 
 
-def fuse(candidates: dict[Kind, list[Sequence[str]]], limit: int) -> list[tuple[Kind, str, float]]:
+def fuse(
+    candidates: dict[Kind, list[Sequence[str]]], limit: int, scaled: bool = True
+) -> list[tuple[Kind, str, float]]:
     """Fuse every kind's candidate lists into one ranking of (kind, id, score), best first.
 
     A kind's RRF sum is scaled to two lists' worth, so a kind searched by a third list
-    (episodes, by their turns) does not crowd the other out of the pool.
+    (episodes, by their turns) does not crowd the other out of the pool; unscaled, that
+    kind leads.
     """
     fused: list[tuple[Kind, str, float]] = []
     for kind, rankings in candidates.items():
-        scale = 2 / max(1, len(rankings))
+        scale = 2 / max(1, len(rankings)) if scaled else 1.0
         fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
     fused.sort(key=lambda t: (-t[2], t[0], t[1]))
     return fused[:limit]

@@ -1,0 +1,29 @@
+"""What a question asks for beyond its words: a time ("when ...", "in which year ...")."""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.pipeline.dates import MONTHS, RULES
+
+_WHEN = re.compile(
+    r"^\W*(?:when\b|since when\b|how long ago\b|(?:in |on )?(?:what|which) (?:year|month|date"
+    r"|day|week|time)\b)",
+    re.IGNORECASE,
+)
+_DATED = re.compile(
+    r"\b(?:(?:19|20)\d\d|" + "|".join(m for m in MONTHS if m != "may") + r"|last \w+|next \w+"
+    r"|ago|yesterday|today|tonight|tomorrow|weekend|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether a question asks for a time."""
+    return bool(_WHEN.search(question))
+
+
+def says_when(text: str) -> bool:
+    """Whether a text names a time (a date, a month, a weekday, "last week", "ago")."""
+    return bool(_DATED.search(text)) or any(p.search(text) for p, _ in RULES)
