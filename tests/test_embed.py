@@ -19,9 +19,9 @@ from nemori_cli.embed import (
     EmbeddingError,
     LiteLLMEmbedder,
     LocalEmbedder,
-    chroma_embedding_function,
     make_embedder,
 )
+from nemori_cli.store.chroma_ef import chroma_embedding_function
 
 
 @pytest.fixture(scope="module")

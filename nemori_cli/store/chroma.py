@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from nemori_cli.config import validate_user_id
-from nemori_cli.embed import chroma_embedding_function
 from nemori_cli.errors import BrokenIndex, EmbeddingMismatch, NemoriError, StoreError
 from nemori_cli.models import KINDS
+from nemori_cli.store.chroma_ef import chroma_embedding_function
 from nemori_cli.store.vector_index import collection_name, record_of
 from nemori_cli.store.where import can_match, chroma_where, matches
 
