@@ -51,6 +51,7 @@ class Settings:
     llm_max_tokens_prediction: int = 1000
     # storage
     lock_timeout: float = 60.0
+    cache_dir: str | None = None  # None: the platform cache dir (a quick copy of the model)
 
     @property
     def extractor_name(self) -> str:
@@ -72,6 +73,15 @@ def default_data_dir() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path(APP_NAME, appauthor=False)
+
+
+def model_cache_dir(settings: Settings) -> Path:
+    """Where derived copies of the local model are kept: cache_dir, else the platform's."""
+    if settings.cache_dir:
+        return Path(settings.cache_dir).expanduser() / "models"
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP_NAME, appauthor=False) / "models"
 
 
 def default_config_file() -> Path:
@@ -104,6 +114,7 @@ _ENV = {
     "dedup_threshold": "NEMORI_DEDUP_THRESHOLD",
     "prediction_correction": "NEMORI_PREDICTION_CORRECTION",
     "llm_context": "NEMORI_LLM_CONTEXT",
+    "cache_dir": "NEMORI_CACHE_DIR",
 }
 
 

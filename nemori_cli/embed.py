@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from nemori_cli.config import model_cache_dir
+from nemori_cli.embed_cache import graph_copy
 from nemori_cli.errors import NemoriError
 
 if TYPE_CHECKING:
@@ -99,8 +101,10 @@ class LocalEmbedder:
         batch_size: int = 32,
         threads: int | None = None,
         model_sha256: str = MODEL_SHA256,
+        cache_dir: Path | None = None,
     ) -> None:
         self._model_path = model_path
+        self._cache_dir = cache_dir  # where the quick graph's ORT copy is kept (embed_cache)
         self._tokenizer_path = tokenizer_path
         self._batch_size = batch_size
         self._threads = threads or _cores()
@@ -147,8 +151,13 @@ class LocalEmbedder:
             model_path = packaged_model()
         import onnxruntime as ort
 
+        copy = None
+        if not optimise and self._cache_dir is not None:
+            copy = graph_copy(model_path, self._model_sha256, ort.__version__, self._cache_dir)
+        trusted = copy is not None and copy.trusted()
         if self._tokenizer is None:  # the first session checks both files
-            _check_file(model_path, self._model_sha256, "embedding model")
+            if not trusted:  # a trusted copy was made from a file that passed this check
+                _check_file(model_path, self._model_sha256, "embedding model")
             _check_file(self._tokenizer_path, TOKENIZER_SHA256, "tokenizer")
             from tokenizers import Tokenizer
 
@@ -165,9 +174,24 @@ class LocalEmbedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if not optimise:
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        return ort.InferenceSession(
+        if copy is not None and trusted:
+            try:
+                return ort.InferenceSession(
+                    str(copy.path), sess_options=options, providers=["CPUExecutionProvider"]
+                )
+            except Exception:  # onnxruntime's own error classes: an unreadable copy
+                copy.discard()
+                _check_file(model_path, self._model_sha256, "embedding model")
+        scratch = copy.scratch() if copy is not None else None
+        if scratch is not None:  # onnxruntime writes the copy while it loads the graph
+            options.optimized_model_filepath = str(scratch)
+            options.add_session_config_entry("session.save_model_format", "ORT")
+        session = ort.InferenceSession(
             str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
         )
+        if copy is not None and scratch is not None and scratch.exists():
+            copy.commit(scratch)
+        return session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed the texts: mean-pooled, L2-normalised rows in the order given."""
@@ -344,7 +368,7 @@ def make_embedder(settings: Settings) -> CachedEmbedder:
     """Build the embedder the settings ask for: the local model unless embed_model is set."""
     name = (settings.embed_model or "").strip()
     if not name or name.lower() in LOCAL_ALIASES:
-        return CachedEmbedder(LocalEmbedder())
+        return CachedEmbedder(LocalEmbedder(cache_dir=model_cache_dir(settings)))
     model = name.removeprefix("litellm:")
     return CachedEmbedder(
         LiteLLMEmbedder(

@@ -14,14 +14,21 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CHATS = REPO / "sample_chats"
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache dir for the whole run (the model's quick copy is made once, not per test)."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Point nemori at a temporary data and config dir; drop the caller's NEMORI_* settings."""
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, model_cache: Path) -> None:
+    """Point nemori at a temporary data, config and cache dir; drop the caller's NEMORI_*."""
     for var in list(os.environ):
         if var.startswith("NEMORI_"):
             monkeypatch.delenv(var)
     monkeypatch.setenv("NEMORI_CONFIG", str(tmp_path / "no-config.toml"))
     monkeypatch.setenv("NEMORI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NEMORI_CACHE_DIR", str(model_cache))
 
 
 @pytest.fixture

