@@ -166,7 +166,9 @@ class LocalEmbedder:
             tokenizer.no_padding()  # padded per batch, to the longest input
             self._tokenizer = tokenizer
         options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads
+        # a query or two: one thread (a short text's products are too small to share out;
+        # two threads cost the quick graph's first run ~20 ms more CPU here)
+        options.intra_op_num_threads = self._threads if optimise else 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # errors only
         # Idle worker threads spinning burn ~40% more CPU for the same throughput here, and
