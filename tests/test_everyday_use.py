@@ -277,8 +277,8 @@ def test_terminal_tables_never_break_words(monkeypatch: pytest.MonkeyPatch) -> N
     from nemori_cli.cli import render
 
     buf = io.StringIO()
-    monkeypatch.setattr(render, "out", Console(file=buf, width=60, force_terminal=True,
-                                               color_system=None))
+    monkeypatch.setitem(render.CONSOLES, False, Console(file=buf, width=60, force_terminal=True,
+                                                        color_system=None))
     monkeypatch.delenv("NO_COLOR", raising=False)
     render.table("t", ["id", "title"], [("ep_6ffaf8b42592c64c", "Planning a hut-to-hut hike "
                                           "in the Alps with my sister Anna from Lyon")])

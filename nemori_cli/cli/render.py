@@ -6,42 +6,76 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from nemori_cli.cli.plain import PLAIN_ROWS, plain_table
 from nemori_cli.progress import NullProgress
 
-# Piped output is read by people too (less, files): lines are never hard-wrapped there.
-out = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
-err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# rich takes a stream for a terminal when it is one, or when one of these is set
+FORCING = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+CONSOLES: dict[bool, Console] = {}  # stderr? -> its console, made on first use
+
+
+def console(stderr: bool = False) -> Console:
+    """The rich console of stdout or stderr, made on first use (rich costs ~30 ms to import,
+    which piped and JSON output never pay)."""
+    if stderr not in CONSOLES:
+        from rich.console import Console
+
+        stream = sys.stderr if stderr else sys.stdout
+        # Piped output is read by people too (less, files): lines are never hard-wrapped there.
+        CONSOLES[stderr] = Console(stderr=stderr, highlight=False, soft_wrap=not stream.isatty())
+    return CONSOLES[stderr]
+
+
+def __getattr__(name: str) -> Any:
+    """`render.out` and `render.err`: the consoles of stdout and stderr."""
+    if name in ("out", "err"):
+        return console(stderr=name == "err")
+    raise AttributeError(name)
+
+
+def on_terminal(stderr: bool = False) -> bool:
+    """Whether the stream is a terminal as rich sees it (rich is asked once loaded, or when
+    the stream may be one)."""
+    isatty = getattr(sys.stderr if stderr else sys.stdout, "isatty", None)
+    maybe = bool(isatty and isatty()) or any(v in os.environ for v in FORCING)
+    return (maybe or stderr in CONSOLES) and console(stderr).is_terminal
 
 
 def plain() -> bool:
     """Whether stdout gets plain text: piped, redirected, or NO_COLOR set."""
-    return not out.is_terminal or bool(os.environ.get("NO_COLOR"))
+    return not on_terminal() or bool(os.environ.get("NO_COLOR"))
 
 
 def say(text: str, style: str | None = None, indent: int = 0) -> None:
     """Print text for a person on stdout, as is (never markup), styled on a terminal."""
-    if indent and out.is_terminal:
+    if not on_terminal():
+        print(" " * indent + text)
+        return
+    if indent:
         from rich.padding import Padding
         from rich.text import Text
 
-        out.print(Padding(Text(text, style=style or ""), (0, 0, 0, indent)))
+        console().print(Padding(Text(text, style=style or ""), (0, 0, 0, indent)))
         return
-    out.print(" " * indent + text, markup=False, style=style, highlight=False)
+    console().print(text, markup=False, style=style, highlight=False)
 
 
 def note(text: str) -> None:
     """Print a line for the reader on stderr (dim on a terminal), never as markup."""
+    if not on_terminal(stderr=True):
+        print(text, file=sys.stderr)
+        return
     from rich.markup import escape
 
-    err.print(f"[dim]{escape(text)}[/]", soft_wrap=True)
+    console(stderr=True).print(f"[dim]{escape(text)}[/]", soft_wrap=True)
 
 
 def print_json(data: Any) -> None:
@@ -69,9 +103,12 @@ def write_out(data: bytes) -> None:
 
 def error(message: str) -> None:
     """Print a one-line error on stderr."""
+    if not on_terminal(stderr=True):
+        print(f"error: {message}", file=sys.stderr)
+        return
     from rich.markup import escape
 
-    err.print(
+    console(stderr=True).print(
         f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
     )
 
@@ -102,13 +139,15 @@ def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any
     if len(cells) > PLAIN_ROWS or plain():
         plain_table(title, columns, cells, file=sys.stdout)
         return
+    from rich.table import Table
+
     t = Table(title=title, show_lines=False, header_style="bold")
     for i, c in enumerate(columns):
         words = any(" " in r[i] for r in cells)
         t.add_column(c, overflow="ellipsis", no_wrap=not words, min_width=None if words else len(c))
     for r in cells:
         t.add_row(*r)
-    out.print(t)
+    console().print(t)
 
 
 class _RichTask:
@@ -157,8 +196,8 @@ class RichProgress:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=err,
-            disable=not err.is_terminal,
+            console=console(stderr=True),
+            disable=not on_terminal(stderr=True),
         )
 
     def __enter__(self) -> RichProgress:
