@@ -45,3 +45,7 @@ class BrokenIndex(StoreError):
     def __init__(self, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason or message  # what is wrong, without the advice
+
+
+class EmbeddingError(NemoriError):
+    """The embedding model cannot be loaded or did not answer."""

@@ -168,6 +168,7 @@ class Memory:
         include_superseded: bool = False,
     ) -> list[SearchHit]:
         """Return the k best episodes and facts for a query, hybrid-ranked."""
+        self.parts.prefetch_query(query, user)  # a cold model loads while search's modules do
         from nemori_cli.search.hybrid import search
         return search(
             self.parts,

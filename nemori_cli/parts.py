@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nemori_cli.config import Settings, validate_user_id
-from nemori_cli.embed import Embedder, make_embedder
+from nemori_cli.embed import Embedder, make_embedder, prefetch
 from nemori_cli.models import Episode, Kind
 from nemori_cli.progress import NullProgress, Progress
 from nemori_cli.store.activity import DirtyMarker
@@ -83,6 +83,11 @@ class Parts:
                 self.data_dir, uid, lock_timeout=self.settings.lock_timeout
             )
         return self._repos[uid]
+
+    def prefetch_query(self, query: str, user: str | None = None) -> None:
+        """Start embedding a search's query in the background, while the rest loads."""
+        if query.strip() and self.repo(user).folder.exists():
+            prefetch(self.embedder, [query])
 
     def vectors(self, user: str | None = None) -> VectorIndex:
         """The user's vector index."""

@@ -116,6 +116,41 @@ def test_cache_embeds_each_text_once() -> None:
     assert cached.model_id == "test:counting" and cached.dim == 3
 
 
+def test_a_prefetched_text_is_embedded_once_on_its_own_thread() -> None:
+    class Gated(CountingEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.threads: list[str] = []
+            self.go = threading.Event()
+
+        def embed(self, texts: Sequence[str]) -> np.ndarray:
+            self.threads.append(threading.current_thread().name)
+            self.go.wait(5)
+            return super().embed(texts)
+
+    inner = Gated()
+    cached = CachedEmbedder(inner)
+    cached.prefetch(["hiking", "hiking"])
+    cached.prefetch(["hiking"])  # already on its way: not sent again
+    assert inner.seen == []  # still waiting, and prefetch() did not block
+    inner.go.set()
+    got = cached.embed(["hiking", "alps"])
+    assert inner.seen == ["hiking", "alps"]
+    assert inner.threads[0] != threading.current_thread().name  # the prefetch ran elsewhere
+    assert got[:, 0].tolist() == [6.0, 4.0]
+
+
+def test_a_search_prefetches_its_query_only_when_there_is_something_to_search(
+    data_dir: Path,
+) -> None:
+    from nemori_cli.memory import Memory
+
+    inner = CountingEmbedder()
+    memory = Memory.open(data_dir=data_dir, embedder=CachedEmbedder(inner))
+    memory.parts.prefetch_query("hiking")  # nothing stored yet: no model is loaded for it
+    assert memory.search("hiking") == [] and inner.seen == []
+
+
 def test_make_embedder_defaults_to_the_local_model() -> None:
     embedder = make_embedder(load_settings())
     assert embedder.model_id == LOCAL_MODEL_ID

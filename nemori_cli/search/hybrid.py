@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from nemori_cli.errors import BrokenIndex, UsageError
@@ -46,21 +45,19 @@ def search(
     repo = parts.repo(user)
     if not repo.folder.exists() or not query.strip():
         return []
+    parts.prefetch_query(query, user)  # a cold model loads while the indexes do
     ensure_indexes(parts, parts.user_id(user))
     pool = max(MIN_POOL, 3 * k) * (4 if filters.narrowing else 1)
-    # A cold model takes ~0.3 s to load: embed the query while the other indexes load.
-    with ThreadPoolExecutor(max_workers=1) as background:
-        embedding = background.submit(parts.embedder.embed, [query])
-        # parsed on demand: a search reads a few hundred records, not the whole store
-        episodes: Mapping[str, Episode] = repo.episodes.lookup()
-        tables: dict[str, Mapping[str, Episode | Fact]] = {
-            "episode": episodes,
-            "fact": repo.facts.lookup(),
-        }
-        kinds = tuple(kd for kd in filters.kinds if tables[kd])
-        lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
-        turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
-        qvec = embedding.result()[0]
+    # parsed on demand: a search reads a few hundred records, not the whole store
+    episodes: Mapping[str, Episode] = repo.episodes.lookup()
+    tables: dict[str, Mapping[str, Episode | Fact]] = {
+        "episode": episodes,
+        "fact": repo.facts.lookup(),
+    }
+    kinds = tuple(kd for kd in filters.kinds if tables[kd])
+    lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
+    turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
+    qvec = parts.embedder.embed([query])[0]
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
         if kind == "episode" and not filters.narrowing:  # nothing to check but that it is
