@@ -220,6 +220,21 @@ def test_segmenter_answer_that_skips_and_duplicates_is_repaired(server: FakeLLMS
     assert ex.take_segment_usage().calls == 1 and ex.take_segment_usage().calls == 0
 
 
+def test_the_segmentation_schema_holds_numbers_and_groups_to_the_window(
+        server: FakeLLMServer) -> None:
+    # SmolLM2 under a grammar numbered 18 messages "1, 2, ... 101" until max_tokens
+    ex = make(server)
+    conv = conversation()
+    server.push(chat_json({"episodes": [{"messages": list(range(1, 11)), "topic": "all"}]}))
+    ex.segment(conv)
+    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
+    (group,) = schema["$defs"].values()
+    numbers = group["properties"]["messages"]
+    assert numbers["items"]["maximum"] == numbers["maxItems"] == len(conv.messages) == 10
+    assert numbers["items"]["minimum"] == 1
+    assert 1 <= schema["properties"]["episodes"]["maxItems"] < len(conv.messages)
+
+
 def test_segmenter_failure_falls_back_to_offline_boundaries(server: FakeLLMServer) -> None:
     ex = make(server, llm_retries=0)
     conv = conversation()

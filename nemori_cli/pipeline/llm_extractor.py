@@ -28,7 +28,7 @@ from nemori_cli.pipeline.prompts.episode import MAX_CHARS as EPISODE_CHARS
 from nemori_cli.pipeline.prompts.episode import EpisodeAnswer, episode_messages
 from nemori_cli.pipeline.prompts.prediction import PredictionAnswer, prediction_messages
 from nemori_cli.pipeline.prompts.segmentation import MAX_CHARS as LINE_CHARS
-from nemori_cli.pipeline.prompts.segmentation import Segmentation, segmentation_messages
+from nemori_cli.pipeline.prompts.segmentation import bounded_segmentation, segmentation_messages
 
 MIN_SEGMENT_MESSAGES = 4  # shorter conversations are one episode without asking
 CONFIDENCE = 0.9
@@ -91,8 +91,10 @@ class LLMExtractor:
             window = msgs[start:end]
             tokens = min(budget, 100 + SEGMENT_TOKENS_PER_MESSAGE * len(window))
             try:
-                answer, usage = self.client.complete(segmentation_messages(window), Segmentation,
-                                                     max_tokens=tokens)
+                answer, usage = self.client.complete(
+                    segmentation_messages(window), bounded_segmentation(len(window)),
+                    max_tokens=tokens,
+                )
             except LLMError as exc:
                 window_usage[start] = exc.usage
                 errors[start] = str(exc)
