@@ -41,6 +41,7 @@ from nemori_cli.memory import Memory  # noqa: E402
 
 LOCOMO = Path("/work/shared/data/locomo10.json")
 THRESHOLD = 0.75
+LOCOMO_SESSIONS = 19  # in sample 0
 COMMAND = "python bench/llm_local.py --write"
 
 
@@ -140,7 +141,7 @@ def locomo_part(folder: Path, sessions: int) -> tuple[Path, list[str], int]:
     """Write the first sessions of LoCoMo sample 0; return (file, gold facts, turns)."""
     sample = locomo_data.load_samples(LOCOMO)[0]
     doc = locomo_data.sample_to_nemori(sample)
-    doc["conversations"] = doc["conversations"][:sessions]
+    doc["conversations"] = doc["conversations"][:sessions]  # all of them when sessions >= 19
     path = folder / "locomo-0.json"
     path.write_text(json.dumps(doc), "utf-8")
     gold: list[str] = []
@@ -217,6 +218,13 @@ def probe_reading(r: dict[str, Any]) -> list[str]:
     ]
 
 
+def sessions_label(r: dict[str, Any]) -> str:
+    """"first 2 sessions", or "all 19 sessions (the whole conversation)"."""
+    whole = r["sessions"] >= LOCOMO_SESSIONS
+    return f"all {LOCOMO_SESSIONS} sessions (the whole conversation)" if whole else (
+        f"first {r['sessions']} sessions")
+
+
 def markdown(r: dict[str, Any]) -> str:
     """The figures as the docs/benchmarks.md section."""
     lines = [
@@ -262,7 +270,7 @@ def markdown(r: dict[str, Any]) -> str:
             )
     lines += [
         "",
-        f"### LoCoMo sample 0, first {r['sessions']} sessions ({r['turns']} turns, "
+        f"### LoCoMo sample 0, {sessions_label(r)} ({r['turns']} turns, "
         f"{r['gold']} observation facts; breaker on)",
         "",
         f"Fact recall / precision at cosine {THRESHOLD} against LoCoMo's observations for "
