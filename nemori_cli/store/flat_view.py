@@ -12,6 +12,7 @@ appended, so a snapshot stays true for the bytes it covers; a new generation get
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import uuid
 from collections.abc import Callable, Sequence
@@ -92,8 +93,8 @@ class State:
         row_record: np.ndarray,
         row_meta: np.ndarray,
         records: list[str],
-        docs_json: bytes | None = None,
-        metas_json: bytes | None = None,
+        docs_json: bytes | memoryview | None = None,
+        metas_json: bytes | memoryview | None = None,
     ) -> None:
         self.row_record = row_record
         self.row_meta = row_meta
@@ -281,10 +282,16 @@ def read_snapshot(flat: FlatVectors, kind: str, head: Header, log: Path) -> tupl
     import numpy as np
 
     try:
-        raw = snap_path(flat, kind, head.gen).read_bytes()
-        if not raw.startswith(MAGIC):
+        # mapped, not read: the doc ids and metadata (most of the file) are parsed only when a
+        # command needs them, and each part is a view of the mapping, not a copy of its bytes
+        with snap_path(flat, kind, head.gen).open("rb") as fh:
+            mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        raw = memoryview(mapped)
+        if raw[: len(MAGIC)] != MAGIC:
             return State.empty(), 0
-        end = raw.index(b"\n", len(MAGIC))
+        end = mapped.find(b"\n", len(MAGIC))
+        if end < 0:
+            return State.empty(), 0
         meta = orjson.loads(raw[len(MAGIC) : end])
         covered = int(meta["log_bytes"])
         with log.open("rb") as fh:
