@@ -54,26 +54,33 @@ def _cpu_s() -> float:
 # --- children (run in their own process) -------------------------------------------------
 
 
+SETTLING = 10  # queries in which a long-running process makes its one-time loads
+
+
 def child_search(data_dir: str, n_queries: str) -> dict[str, Any]:
-    """In-process Memory.search latency over varied queries, after one warm-up query."""
+    """In-process Memory.search latency over varied queries, once the process has settled.
+
+    The first query loads the model and the indexes; from the second, a big kind moves to
+    Chroma's HNSW index and the optimised graph of the embedder loads in the background. Those
+    first SETTLING queries are timed apart; p50 and p95 are of the n_queries after them.
+    """
     from nemori_cli.memory import Memory
 
     memory = Memory.open(data_dir=Path(data_dir), user=synth_store.USER)
-    t = time.perf_counter()
-    memory.search(QUERIES[0])
-    first = time.perf_counter() - t
     rng = random.Random(3)
     times = []
-    for i in range(int(n_queries)):
+    for i in range(SETTLING + int(n_queries)):
         q = f"{rng.choice(QUERIES)} {rng.choice(synth_store.NAMES)}" if i % 2 else QUERIES[i % 12]
         t = time.perf_counter()
         memory.search(q, k=10)
         times.append(time.perf_counter() - t)
-    times.sort()
+    settling, steady = times[:SETTLING], sorted(times[SETTLING:])
     return {
-        "first_s": first,
-        "p50_ms": 1000 * statistics.median(times),
-        "p95_ms": 1000 * times[min(len(times) - 1, int(0.95 * len(times)))],
+        "first_s": settling[0],
+        "second_s": settling[1],
+        "settling_max_ms": 1000 * max(settling[2:]),
+        "p50_ms": 1000 * statistics.median(steady),
+        "p95_ms": 1000 * steady[min(len(steady) - 1, int(0.95 * len(steady)))],
         "peak_mb": _peak_mb(),
     }
 
