@@ -202,8 +202,8 @@ def _in_process(rep: Report, n: int, data: str, repeat: int) -> None:
             WHY["p50"],
         )
     rep.add(f"Memory.search first query (loads the model and indexes), {label}", f"{first:.2f} s")
-    rep.add(f"  the second (a kind of {FLAT_EXACT_ROWS // 1000}k+ rows moves to HNSW); the "
-            f"slowest of the 3rd-{SETTLING}th", f"{second:.2f} s; {settling:.0f} ms")
+    rep.add(f"  the second (HNSW of a kind of {FLAT_EXACT_ROWS // 1000}k+ rows starts loading); "
+            f"the slowest of the 3rd-{SETTLING}th", f"{second:.2f} s; {settling:.0f} ms")
     rep.add(f"peak memory of that process, {label}", f"{peak:.0f} MB")
 
 

@@ -3,7 +3,10 @@ would answer, without importing chromadb; crashes and old stores fall back or re
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -236,7 +239,7 @@ def test_a_long_line_cut_short_after_a_long_line_still_finds_the_next_row(
     assert [r for r, _ in hits][:1] == ["c"] and {r for r, _ in hits} == {"a", "c"}
 
 
-def test_a_reader_that_keeps_searching_a_big_store_moves_to_chroma_after_its_first_query(
+def test_a_reader_that_keeps_searching_a_big_store_moves_to_chroma_once_it_has_loaded(
     writer: mirrored.MirroredVectorIndex, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     want = writer.query("fact", unit(1, 0), 10)
@@ -244,8 +247,21 @@ def test_a_reader_that_keeps_searching_a_big_store_moves_to_chroma_after_its_fir
     server = reader(settings)
     assert_same(server.query("fact", unit(1, 0), 10), want)
     assert server._chroma is None  # a one-shot search never starts Chroma
-    assert_same(server.query("fact", unit(1, 0), 10), want)
-    assert server._chroma is not None
+    asked: list[str] = []
+    real = mirrored.MirroredVectorIndex.chroma.fget
+
+    def slow_chroma(index: mirrored.MirroredVectorIndex) -> Any:
+        asked.append(threading.current_thread().name)
+        time.sleep(0.3)  # Chroma takes seconds to import and load a big index
+        return real(index)
+
+    monkeypatch.setattr(mirrored.MirroredVectorIndex, "chroma", property(slow_chroma))
+    started = time.perf_counter()
+    assert_same(server.query("fact", unit(1, 0), 10), want)  # the copy answers meanwhile
+    assert time.perf_counter() - started < 0.25 and asked == ["nemori-hnsw-fact"]
+    server.wait_for_hnsw()
+    assert_same(server.query("fact", unit(1, 0), 10), want)  # now from Chroma's HNSW
+    assert server._chroma is not None and asked[-1] == threading.current_thread().name
     monkeypatch.undo()
     small = reader(settings)
     for _ in range(3):

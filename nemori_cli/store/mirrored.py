@@ -4,12 +4,15 @@ Every write goes to Chroma and then to the flat copy (store/flat.py), under the 
 lock. A process that has written nothing (a `nemori search`, the MCP server between ingests)
 searches the copy exactly, without importing chromadb, at any size one person's archive reaches
 (FLAT_MAX_ROWS); it loads through a snapshot of the copy's log (store/flat_view.py).
-A reader that keeps searching a big kind (FLAT_EXACT_ROWS) moves to HNSW after its first query.
+A reader that keeps searching a big kind (FLAT_EXACT_ROWS) loads Chroma's HNSW index for it on a
+thread of its own from its second query, and moves to it once it is ready; until then the copy
+answers, exactly, so no query waits the seconds that loading takes.
 A crash between the two writes leaves a dirty marker, and the repair rebuilds the copy.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 # here; 2M rows would take 3 GB of page cache, past which Chroma's HNSW index answers instead.
 FLAT_MAX_ROWS = 2_000_000
 # Exact search reads every row per query: past this many, a process that keeps searching
-# loads Chroma's HNSW index after its first query (a one-shot `nemori search` never does).
+# loads Chroma's HNSW index from its second query (a one-shot `nemori search` never does).
 FLAT_EXACT_ROWS = 60_000
 
 
@@ -57,12 +60,36 @@ class MirroredVectorIndex:
         self._views: dict[str, tuple[tuple[int, int], SnapView | None]] = {}
         self._heads: dict[str, Header] = {}
         self._searched: dict[str, int] = {}  # queries answered per kind in this process
+        self._opening = threading.Lock()  # Chroma is opened once, by whichever thread is first
+        self._hnsw: dict[str, threading.Thread] = {}  # big kinds whose HNSW index is loading
+        self._hnsw_ready: set[str] = set()
 
     @property
     def chroma(self) -> ChromaVectorIndex:
-        if self._chroma is None:
-            self._chroma = self._open_chroma()
-        return self._chroma
+        with self._opening:
+            if self._chroma is None:
+                self._chroma = self._open_chroma()
+            return self._chroma
+
+    def _load_hnsw(self, kind: str, embedding: np.ndarray) -> None:
+        """Open Chroma and load the kind's HNSW index on a thread (once); ready when done."""
+        if kind in self._hnsw:
+            return
+
+        def load() -> None:
+            try:
+                self.chroma.query(kind, embedding, 1)  # loads the index into memory
+            except Exception:  # chromadb's own errors (or a StoreError): the copy answers on
+                return
+            self._hnsw_ready.add(kind)
+
+        self._hnsw[kind] = thread = threading.Thread(target=load, name=f"nemori-hnsw-{kind}")
+        thread.start()
+
+    def wait_for_hnsw(self) -> None:
+        """Wait for the HNSW indexes that are loading in the background."""
+        for thread in list(self._hnsw.values()):
+            thread.join()
 
     @property
     def client(self) -> Any:
@@ -111,7 +138,10 @@ class MirroredVectorIndex:
         clause = chroma_where(where)
         self._searched[kind] = done = self._searched.get(kind, 0) + 1
         if view is not None and done > 1 and len(view.matrix) > FLAT_EXACT_ROWS:
-            view = None  # a long-running reader of a big store: HNSW from the second query
+            if kind in self._hnsw_ready:  # a long-running reader of a big store
+                view = None
+            else:
+                self._load_hnsw(kind, embedding)
         if view is not None and (clause is None or can_match(clause)):
             try:
                 return view.query(
