@@ -224,3 +224,22 @@ def test_help_listing_and_search_do_not_import_heavy_libraries(ingested: Path) -
     assert _heavy_imports([*data, "facts", "list"]) == ""
     # search embeds the query, and reads the flat copy of the vectors instead of Chroma
     assert _heavy_imports([*data, "search", "hiking"]) == "onnxruntime,numpy"
+
+
+def test_a_run_builds_only_its_command_and_that_command_is_the_whole_apps() -> None:
+    import typer.main
+
+    from nemori_cli.cli.app import COMMANDS, GLOBAL_OPTIONS, app, build
+    from nemori_cli.cli.argv import command_of, hoist
+
+    whole = typer.main.get_command(app)
+    assert set(whole.commands) == set(COMMANDS)  # type: ignore[attr-defined]
+    for name in COMMANDS:
+        alone = typer.main.get_command(build(name))
+        assert name in alone.commands and len(alone.commands) < len(COMMANDS)  # type: ignore[attr-defined]
+        params = [p.name for p in alone.commands[name].params]  # type: ignore[attr-defined]
+        assert params == [p.name for p in whole.commands[name].params]  # type: ignore[attr-defined]
+    args = hoist(["search", "cat", "--data-dir", "D", "-u", "me"], GLOBAL_OPTIONS)
+    assert command_of(args, GLOBAL_OPTIONS) == "search"
+    assert command_of(["--data-dir=D", "facts", "list"], GLOBAL_OPTIONS) == "facts"
+    assert command_of(["--data-dir", "D", "--help"], GLOBAL_OPTIONS) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -25,7 +26,7 @@ GLOBAL_OPTIONS = {  # option -> whether it takes a value; these work before or a
     "--chroma-url": True,
 }
 
-app = typer.Typer(
+APP_SETTINGS: dict[str, Any] = dict(
     name="nemori",
     help="Turn your chat archives into long-term memory you can search from a shell.\n\n"
     "The global options (--data-dir, --user, --llm, ...) go before or after the command.",
@@ -34,6 +35,13 @@ app = typer.Typer(
     add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+# Each command word, and the module that registers it (in the order `nemori --help` lists them).
+COMMANDS: dict[str, ModuleType] = {
+    "ingest": ingest, "search": search, "ask": ask, "facts": facts, "episodes": episodes,
+    "users": users, "backfill": admin, "reindex": admin, "stats": admin, "formats": admin,
+    "config": admin, "export": export, "mcp": mcp, "doctor": doctor,
+}
+GROUPS = (facts, episodes, users)  # modules whose commands are a Typer group of that name
 
 
 def _version(value: bool) -> None:
@@ -42,7 +50,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def root(
     ctx: typer.Context,
     data_dir: Annotated[
@@ -81,16 +88,23 @@ def root(
     )
 
 
-ingest.register(app)
-search.register(app)
-ask.register(app)
-app.add_typer(facts.app, name="facts")
-app.add_typer(episodes.app, name="episodes")
-app.add_typer(users.app, name="users")
-admin.register(app)
-export.register(app)
-mcp.register(app)
-doctor.register(app)
+def build(command: str | None = None) -> typer.Typer:
+    """The nemori app: every command, or only the module of the one being run.
+
+    Typer reads the signature of every command it holds at each start (about 45 ms for all of
+    them), so a run holds only the command it runs; help and completion get them all.
+    """
+    built = typer.Typer(**APP_SETTINGS)
+    built.callback()(root)
+    for module in dict.fromkeys(m for name, m in COMMANDS.items() if command in (None, name)):
+        if module in GROUPS:
+            built.add_typer(module.app, name=module.__name__.rsplit(".", 1)[1])
+        else:
+            module.register(built)
+    return built
+
+
+app = build()
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -108,11 +122,14 @@ def main(argv: list[str] | None = None) -> Any:
     # against stored rows (memory-bound), faster on one thread when the other core is busy
     # (onnxruntime keeps its own threads). Before numpy is imported, which it is not yet.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from nemori_cli.cli.argv import hoist
+    from nemori_cli.cli.argv import command_of, hoist
 
     args = hoist(sys.argv[1:] if argv is None else argv, GLOBAL_OPTIONS)
+    command = command_of(args, GLOBAL_OPTIONS)
+    if command not in COMMANDS or "_NEMORI_COMPLETE" in os.environ:
+        command = None  # help, a mistyped command, or shell completion: the whole app
     try:
-        code = app(args=args, standalone_mode=False, prog_name="nemori")
+        code = build(command)(args=args, standalone_mode=False, prog_name="nemori")
     except KeyboardInterrupt as exc:
         error(str(exc) or "interrupted; what was saved is kept (run `nemori backfill` to finish)")
         sys.exit(130)

@@ -30,3 +30,16 @@ def hoist(argv: Sequence[str], takes_value: Mapping[str, bool]) -> list[str]:
             rest.append(arg)
         i += 1
     return front + rest
+
+
+def command_of(argv: Sequence[str], takes_value: Mapping[str, bool]) -> str | None:
+    """The command word of a hoisted command line (None when an option or nothing comes first)."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+        if name in takes_value:
+            i += 2 if takes_value[name] and "=" not in arg else 1
+            continue
+        return None if arg.startswith("-") else arg
+    return None
