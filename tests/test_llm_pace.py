@@ -97,9 +97,9 @@ def test_every_call_is_bounded_by_max_tokens_for_its_kind(server: FakeLLMServer)
     ep = first_episode(ex, server)
     ex.extract(ep, [])
     assert server.requests[-1]["max_tokens"] == 321
-    server.push(chat_json({"episodes": [{"messages": list(range(1, 11)), "topic": "t"}]}))
+    server.push(chat_json({"starts": [1]}))
     ex.segment(conversation())
-    assert server.requests[-1]["max_tokens"] == 100 + 8 * 10
+    assert server.requests[-1]["max_tokens"] == 40 + 3 * 10  # a few starts, not every message
 
 
 def test_llama_cpp_refusal_steps_to_schema_constrained_json_mode(server: FakeLLMServer) -> None:
@@ -160,7 +160,7 @@ def test_context_size_comes_from_the_server_and_prompts_fit_it(server: FakeLLMSe
     prompt = "".join(m["content"] for m in server.requests[-1]["messages"])
     assert len(prompt) // 3 + 400 <= 2048  # the prompt and the longest answer fit
     sent = len(server.requests)
-    server.push(chat_json({"episodes": [{"messages": [1, 2, 3, 4], "topic": "t"}]}))
+    server.push(chat_json({"starts": [1]}))
     ex.segment(conv)
     # 10 messages do not fit beside a 512-token answer in 2,048 tokens: windows of 4
     assert "Split these 4 messages" in server.requests[sent]["messages"][-1]["content"]

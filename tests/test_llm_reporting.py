@@ -55,7 +55,7 @@ def test_the_summary_table_names_llm_and_fallback_episodes(data_dir: Path) -> No
             return chat(text)
         messages = json.dumps(request.get("messages"))
         if "Split these" in messages:
-            return chat_json({"episodes": [{"messages": [1, 2, 3, 4, 5, 6, 7, 8], "topic": "t"}]})
+            return chat_json({"starts": [1]})
         return chat_json({"title": "A title", "narrative": "A narrative.", "facts": []})
 
     with FakeLLMServer(answer) as server:

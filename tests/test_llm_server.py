@@ -203,14 +203,12 @@ def test_a_truncated_answer_is_asked_again(server: FakeLLMServer) -> None:
     assert "cut off" in server.requests[1]["messages"][-1]["content"]
 
 
-def test_segmenter_answer_that_skips_and_duplicates_is_repaired(server: FakeLLMServer) -> None:
+def test_segmenter_answer_out_of_order_repeated_and_out_of_range_is_repaired(
+        server: FakeLLMServer) -> None:
     ex = make(server)
     conv = conversation()
-    server.push(chat_json({"episodes": [
-        {"messages": [1, 2, 3], "topic": "support group"},
-        {"messages": [3, 4, 5, 8], "topic": "painting"},  # 3 again; 6 and 7 skipped
-        {"messages": [9, 10, 10, 42], "topic": "move"},  # 10 twice, 42 does not exist
-    ]}))
+    # 9 before 4, 4 twice, 42 and 0 name no message, and 1 (always a start) is missing
+    server.push(chat_json({"starts": [9, 4, 4, 42, 0]}))
     segments = ex.segment(conv)
     assert [[m.id for m in s] for s in segments] == [
         ["m0", "m1", "m2"], ["m3", "m4", "m5", "m6", "m7"], ["m8", "m9"]]
@@ -220,19 +218,20 @@ def test_segmenter_answer_that_skips_and_duplicates_is_repaired(server: FakeLLMS
     assert ex.take_segment_usage().calls == 1 and ex.take_segment_usage().calls == 0
 
 
-def test_the_segmentation_schema_holds_numbers_and_groups_to_the_window(
+def test_segmentation_asks_for_episode_starts_held_to_the_window(
         server: FakeLLMServer) -> None:
-    # SmolLM2 under a grammar numbered 18 messages "1, 2, ... 101" until max_tokens
+    # SmolLM2, asked for every message of each episode under a grammar, numbered 18 messages
+    # "1, 2, ... 101", then wrote the same group again and again, until max_tokens
     ex = make(server)
     conv = conversation()
-    server.push(chat_json({"episodes": [{"messages": list(range(1, 11)), "topic": "all"}]}))
-    ex.segment(conv)
-    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
-    (group,) = schema["$defs"].values()
-    numbers = group["properties"]["messages"]
-    assert numbers["items"]["maximum"] == numbers["maxItems"] == len(conv.messages) == 10
-    assert numbers["items"]["minimum"] == 1
-    assert 1 <= schema["properties"]["episodes"]["maxItems"] < len(conv.messages)
+    server.push(chat_json({"starts": [1]}))
+    assert len(ex.segment(conv)) == 1
+    sent = server.requests[0]
+    starts = sent["response_format"]["json_schema"]["schema"]["properties"]["starts"]
+    assert starts["items"]["minimum"] == 1
+    assert starts["items"]["maximum"] == len(conv.messages) == 10
+    assert 1 <= starts["maxItems"] < len(conv.messages)
+    assert sent["max_tokens"] <= 100  # a few numbers, not every message's
 
 
 def test_segmenter_failure_falls_back_to_offline_boundaries(server: FakeLLMServer) -> None:

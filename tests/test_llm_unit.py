@@ -18,7 +18,7 @@ from nemori_cli.config import Settings
 from nemori_cli.models import Episode, Fact, Message, utcnow
 from nemori_cli.pipeline.llm import LLMClient, LLMError, load_litellm
 from nemori_cli.pipeline.llm_extractor import LLMExtractor
-from nemori_cli.pipeline.llm_segment import repair_groups, segment_windows
+from nemori_cli.pipeline.llm_segment import segment_windows, spans_from_starts
 from nemori_cli.pipeline.pool import run_pool
 from nemori_cli.pipeline.prompts.episode import EpisodeAnswer, episode_messages
 from nemori_cli.pipeline.prompts.prediction import prediction_messages
@@ -129,29 +129,31 @@ def test_no_model_is_a_clear_error() -> None:
 
 
 @pytest.mark.parametrize(
-    ("groups", "n", "expected"),
+    ("starts", "n", "expected"),
     [
-        ([[1, 2, 3], [4, 5]], 5, [(0, 3), (3, 5)]),  # a clean answer is kept
-        ([[1, 2], [5, 6]], 6, [(0, 4), (4, 6)]),  # skipped 3, 4 join the episode before
-        ([[3, 4], [5]], 5, [(0, 4), (4, 5)]),  # skipped leading messages join the first
-        ([[1, 2, 3, 4], [3, 4, 5, 6]], 6, [(0, 4), (4, 6)]),  # overlap: first claim wins
-        ([[1, 2, 2, 3], [3], [4, 5]], 5, [(0, 3), (3, 5)]),  # duplicates, an emptied group
-        ([[0, 1, 2, 99], [-1, 3, 4]], 4, [(0, 2), (2, 4)]),  # out of range ignored
-        ([[1, 2, 5, 6], [3, 4]], 6, [(0, 2), (2, 4), (4, 6)]),  # interleaved: one span a run
-        ([[2, 1], [], [4, 3]], 4, [(0, 2), (2, 4)]),  # order inside a group does not matter
-        ([], 3, [(0, 3)]),
+        ([1, 4], 5, [(0, 3), (3, 5)]),  # a clean answer is kept
+        ([4], 6, [(0, 3), (3, 6)]),  # message 1 always starts an episode
+        ([5, 3, 3], 6, [(0, 2), (2, 4), (4, 6)]),  # order and repeats do not matter
+        ([0, 1, 2, 99, -1], 4, [(0, 1), (1, 4)]),  # out of range ignored
+        ([1, 2, 3], 3, [(0, 1), (1, 2), (2, 3)]),
+        ([], 3, []),  # names no message: the answer said nothing
+        ([7, 0], 3, []),
     ],
 )
-def test_repair_groups(groups: list[list[int]], n: int, expected: list[tuple[int, int]]) -> None:
-    assert repair_groups(groups, n) == expected
+def test_spans_from_starts(starts: list[int], n: int, expected: list[tuple[int, int]]) -> None:
+    assert spans_from_starts(starts, n) == expected
 
 
-@given(st.lists(st.lists(st.integers(-3, 40), max_size=12), max_size=8), st.integers(1, 35))
-def test_repair_always_covers_every_message_once_in_order(groups: list[list[int]], n: int) -> None:
-    spans = repair_groups(groups, n)
+@given(st.lists(st.integers(-3, 40), max_size=20), st.integers(1, 35))
+def test_starts_always_cover_every_message_once_in_order(starts: list[int], n: int) -> None:
+    spans = spans_from_starts(starts, n)
+    if not any(1 <= k <= n for k in starts):
+        assert spans == []
+        return
     assert spans[0][0] == 0 and spans[-1][1] == n
     assert all(a < b for a, b in spans)
     assert all(spans[i][1] == spans[i + 1][0] for i in range(len(spans) - 1))
+    assert {a + 1 for a, _ in spans} == {1} | {k for k in starts if 1 <= k <= n}
 
 
 def test_windows_carry_the_last_episode_and_fall_back_on_failure() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -108,8 +107,7 @@ def answer(request: dict[str, Any]) -> Any:
     """Canned LLM answers: one episode per window, and a fixed set of facts per episode."""
     system = request["messages"][0]["content"]
     if "split a chat into episodes" in system:
-        count = int(re.search(r"Split these (\d+) messages", request["messages"][1]["content"])[1])
-        return chat_json({"episodes": [{"messages": list(range(1, count + 1)), "topic": "t"}]})
+        return chat_json({"starts": [1]})
     return chat_json(
         {
             "title": "A planned hiking trip",

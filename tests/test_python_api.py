@@ -22,8 +22,7 @@ def answer(request: dict[str, Any]) -> Reply:
     """An LLM that makes one episode of each window and states one fact about it."""
     system = request["messages"][0]["content"]
     if "split a chat into episodes" in system:
-        count = int(re.search(r"Split these (\d+) messages", request["messages"][1]["content"])[1])
-        return chat_json({"episodes": [{"messages": list(range(1, count + 1)), "topic": "t"}]})
+        return chat_json({"starts": [1]})
     return chat_json(
         {
             "title": "Moving to Lisbon",

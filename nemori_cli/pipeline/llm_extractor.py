@@ -17,10 +17,9 @@ from nemori_cli.pipeline.llm_context import chars_for_messages, messages_per_win
 from nemori_cli.pipeline.llm_segment import (
     WINDOW,
     Span,
-    repair_groups,
     segment_windows,
+    spans_from_starts,
     spans_of,
-    valid_numbers,
 )
 from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.pipeline.prompts import system_prompt
@@ -32,7 +31,7 @@ from nemori_cli.pipeline.prompts.segmentation import bounded_segmentation, segme
 
 MIN_SEGMENT_MESSAGES = 4  # shorter conversations are one episode without asking
 CONFIDENCE = 0.9
-SEGMENT_TOKENS_PER_MESSAGE = 8  # a number, a comma, and a share of a topic line
+SEGMENT_TOKENS_PER_MESSAGE = 3  # a start is a number and a comma, for a third of the messages
 USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cost")
 
 
@@ -89,7 +88,7 @@ class LLMExtractor:
 
         def ask(start: int, end: int) -> list[Span]:
             window = msgs[start:end]
-            tokens = min(budget, 100 + SEGMENT_TOKENS_PER_MESSAGE * len(window))
+            tokens = min(budget, 40 + SEGMENT_TOKENS_PER_MESSAGE * len(window))
             try:
                 answer, usage = self.client.complete(
                     segmentation_messages(window), bounded_segmentation(len(window)),
@@ -100,11 +99,11 @@ class LLMExtractor:
                 errors[start] = str(exc)
                 raise
             window_usage[start] = usage
-            groups = [g.messages for g in answer.episodes]
-            if valid_numbers(groups, len(window)) == 0:
+            spans = spans_from_starts(answer.starts, len(window))
+            if not spans:
                 errors[start] = f"LLM {self.client.where}: segmentation named no message"
                 raise LLMError(errors[start], usage)
-            return repair_groups(groups, len(window))
+            return spans
 
         def fallback(start: int) -> list[Span]:
             rest = replace(conversation, messages=msgs[start:])

@@ -1,4 +1,4 @@
-"""Turn a model's episode grouping into spans that cover every message exactly once."""
+"""Turn a model's episode starts into spans that cover every message exactly once."""
 
 from __future__ import annotations
 
@@ -9,41 +9,18 @@ Span = tuple[int, int]  # half-open [start, end) message indexes
 WINDOW = 50  # messages shown to the model per segmentation call
 
 
-def valid_numbers(groups: Sequence[Sequence[int]], n: int, base: int = 1) -> int:
-    """Count the distinct message numbers in the answer that name a real message."""
-    return len({k for g in groups for k in g if base <= k < n + base})
+def spans_from_starts(starts: Sequence[int], n: int, base: int = 1) -> list[Span]:
+    """Make contiguous spans covering messages 0..n-1 once from the episodes' first messages.
 
-
-def repair_groups(groups: Sequence[Sequence[int]], n: int, base: int = 1) -> list[Span]:
-    """Make contiguous spans covering messages 0..n-1 once from the model's groups.
-
-    Groups hold message numbers counted from `base`. Numbers out of range are ignored; a message
-    claimed twice stays with the first group that claimed it; a message no group claimed joins
-    the episode before it (or after it, at the start); a group whose messages are not
-    contiguous becomes one span per run. Nothing is dropped.
+    Starts are message numbers counted from `base`. Numbers out of range and repeats are
+    ignored, the order is the messages', and the first message always starts an episode, so
+    nothing is dropped. None when no number names a message: the answer said nothing.
     """
-    if n <= 0:
+    firsts = sorted({k - base for k in starts if base <= k < n + base})
+    if not firsts:
         return []
-    labels: list[int | None] = [None] * n
-    for g, group in enumerate(groups):
-        for number in group:
-            i = number - base
-            if 0 <= i < n and labels[i] is None:
-                labels[i] = g
-    first = next((label for label in labels if label is not None), 0)
-    previous = first
-    for i, label in enumerate(labels):
-        if label is None:
-            labels[i] = previous
-        else:
-            previous = label
-    spans, start = [], 0
-    for i in range(1, n):
-        if labels[i] != labels[i - 1]:
-            spans.append((start, i))
-            start = i
-    spans.append((start, n))
-    return spans
+    edges = sorted({0, *firsts})
+    return [(a, b) for a, b in zip(edges, [*edges[1:], n], strict=True)]
 
 
 def segment_windows(

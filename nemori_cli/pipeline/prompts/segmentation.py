@@ -14,20 +14,12 @@ from nemori_cli.pipeline.prompts import ChatMessage, conversation_block, system_
 MAX_CHARS = 300  # of each message shown: the opening says what it is about
 
 
-class SegmentGroup(BaseModel):
-    """One episode: the numbers of its messages."""
-
-    # bounds in the schema only (see prompts/episode.py): an empty group loops under a grammar
-    messages: list[int] = Field(description="numbers of the messages in this episode, in order",
-                                json_schema_extra={"minItems": 1})
-    topic: str = Field("", description="what the episode is about, in a few words",
-                       json_schema_extra={"maxLength": 80})
-
-
 class Segmentation(BaseModel):
-    """The model's grouping of a window of messages into episodes."""
+    """The model's episodes of a window of messages: the number of each one's first message."""
 
-    episodes: list[SegmentGroup]
+    starts: list[int] = Field(
+        description="the number of the first message of each episode, in order; 1 first"
+    )
 
 
 MIN_EPISODE = 3  # messages an episode has at least, on average, in the bound below
@@ -37,24 +29,20 @@ MIN_EPISODE = 3  # messages an episode has at least, on average, in the bound be
 def bounded_segmentation(n: int) -> type[Segmentation]:
     """Segmentation whose schema holds an answer to a window of n messages.
 
-    A small model under a grammar counts on past the last message (SmolLM2 wrote "1, 2, ...
-    101" for 18 messages until max_tokens), then repeats whole groups: numbers stay within
-    1..n, a group within n numbers, and the groups within n / MIN_EPISODE. The bounds are in
-    the schema only; the answer is validated and repaired as before (llm_segment.py).
+    An answer names where episodes start, not every message of each (a small model under a
+    grammar listed "1, 2, ... 101" for 18 messages, then the same group again and again, until
+    max_tokens): numbers stay within 1..n, and at most n / MIN_EPISODE of them. The bounds are
+    in the schema only; the answer is repaired as before (llm_segment.spans_from_starts).
     """
     numbers: JsonDict = {"type": "integer", "minimum": 1, "maximum": n}
-    group = create_model(
-        f"SegmentGroup{n}",
-        __base__=SegmentGroup,
-        messages=(list[int], Field(description="numbers of the messages in this episode, in order",
-                                   json_schema_extra={"minItems": 1, "maxItems": n,
-                                                      "items": numbers})),
-    )
     cap = max(1, -(-n // MIN_EPISODE))
     return create_model(  # type: ignore[no-any-return]
         f"Segmentation{n}",
         __base__=Segmentation,
-        episodes=(list[group], Field(json_schema_extra={"minItems": 1, "maxItems": cap})),  # type: ignore[valid-type]
+        starts=(list[int], Field(
+            description="the number of the first message of each episode, in order; 1 first",
+            json_schema_extra={"minItems": 1, "maxItems": cap, "items": numbers},
+        )),
     )
 
 
