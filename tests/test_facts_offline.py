@@ -90,6 +90,47 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
 
 
 @pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        # a sentence that points back with "It" is part of the statement before it
+        ("I went on a mountaineering trip with some workmates. It was great and helped clear "
+         "my head.", "John", ["John went on a mountaineering trip with some workmates and it "
+                              "was great and helped clear John's head."]),
+        # a compound statement is two facts
+        ("I adopted a puppy from the shelter; my kids named him Max.", "Maria",
+         ["Maria adopted a puppy from the shelter.", "Maria's kids named him Max."]),
+        ("I started a new job at the bakery - my sister moved to Lyon.", "Maria",
+         ["Maria started a new job at the bakery.", "Maria's sister moved to Lyon."]),
+        # between people, a view said without "I" is the speaker's
+        ("Staying resilient and focused is key for any entrepreneur.", "Gina",
+         ["Gina believes that staying resilient and focused is key for any entrepreneur."]),
+        ("On another note, I just adopted a pup from a shelter!", "Maria",
+         ["Maria just adopted a pup from a shelter."]),
+        ("Last week I retook the driving test, and I feel ready for the road.", "John",
+         ["In the week before 8 May 2023 John retook the driving test."]),
+        ("I gotta finish my thesis on coral reefs by June.", "Jo",
+         ["Jo has to finish Jo's thesis on coral reefs by June."]),
+        ("I completely rebuilt my garden shed this spring.", "Jo",
+         ["Jo completely rebuilt Jo's garden shed in spring 2023."]),
+        ("We both love hiking in the Alps with our dogs.", "Nate",
+         ["Nate loves hiking in the Alps with Nate's dogs."]),
+        ("My brother and I both love hiking in the Alps.", "Nate",
+         ["Nate's brother and Nate love hiking in the Alps."]),
+        ("Been a few days since we talked about the trip.", "Nate", []),
+    ],
+)
+def test_compound_and_dangling_sentences_make_whole_facts(
+    content: str, name: str, expected: list[str]
+) -> None:
+    assert said(content, name) == expected
+
+
+def test_a_view_without_i_is_no_fact_in_a_chat_with_an_assistant() -> None:
+    message = Message(id="m1", role="user", content="Staying focused is key for any founder.")
+    assert statements(message, to_assistant=True) == []
+
+
+@pytest.mark.parametrize(
     "content",
     [
         "Do you think I should go hiking in the Alps this September?",
