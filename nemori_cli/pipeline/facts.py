@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
-from nemori_cli.pipeline.clauses import SPEAKER, attach_dangling, split_clauses, states_a_view
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.requests import self_statements
 from nemori_cli.pipeline.rewrite import (
@@ -53,6 +52,10 @@ _NO_FACT = re.compile(
 )
 _SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
+)
+# The speaker as subject or owner; "us" or "ourselves" alone is usually a generic "we".
+_STRONG_FIRST = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
 )
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
 MAX_PER_MESSAGE = 2
@@ -121,7 +124,7 @@ def content_words(sentence: str) -> list[str]:
 
 def qualifies(sentence: str) -> bool:
     """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
-    if not sentence or sentence.rstrip(" \"')").endswith("?") or not SPEAKER.search(sentence):
+    if not sentence or sentence.rstrip(" \"')").endswith("?") or not _STRONG_FIRST.search(sentence):
         return False
     if len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS:
         return False
@@ -130,17 +133,10 @@ def qualifies(sentence: str) -> bool:
     return not _SECOND_PERSON.search(sentence)
 
 
-def is_opinion(sentence: str) -> bool:
-    """Whether a sentence without "I" says what its speaker holds true ("X is key to Y")."""
-    if not sentence or sentence.rstrip(" \"')").endswith("?") or _SECOND_PERSON.search(sentence):
-        return False
-    return len(content_words(sentence)) > MIN_CONTENT_WORDS and states_a_view(sentence)
-
-
 def salience(sentence: str, category: str) -> float:
     """Score how likely a qualifying sentence is a lasting fact about its speaker."""
     score = min(len(content_words(sentence)), 8) / 2
-    first = SPEAKER.search(sentence)
+    first = _STRONG_FIRST.search(sentence)
     if first and len(sentence[: first.start()].split()) <= 2:
         score += 1.0
     if _WEAK_START.match(sentence):
@@ -170,28 +166,20 @@ def statements(
     if not is_human(message):
         return []
     found: list[Statement] = []
-    parts = [
-        clause
-        for s in attach_dangling(split_sentences(message.content))
-        for raw in self_statements(s, to_assistant)
-        for clause in split_clauses(_cleaned(raw, names))
+    clauses = [
+        c for s in split_sentences(message.content) for c in self_statements(s, to_assistant)
     ]
-    for part in parts:
-        sentence = restore_subject(part)
-        view = False
+    for raw in clauses:
+        sentence = strip_interjections(raw, names)
+        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
+        sentence = restore_subject(sentence)
         if not qualifies(sentence):
-            # between people, a view said without "I" is the speaker's ("X is key")
-            if to_assistant or not is_opinion(sentence):
-                continue
-            view = True
+            continue
         category, confidence = categorize(normalise_quotes(sentence))
         score = salience(sentence, category)
         if score < MIN_SCORE:
             continue
-        third = to_third_person(sentence, message.name)
-        if view:
-            third = f"{message.name or 'the user'} believes that {third[:1].lower()}{third[1:]}"
-        undated = re.sub(r"[\s,;:–-]+$", "", third.strip())
+        undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(sentence, message.name).strip())
         text = replace_dates(undated, message.timestamp)
         text = re.sub(r"!+$", ".", text)
         if text[-1:] not in {".", "\""}:
@@ -199,11 +187,6 @@ def statements(
         found.append(Statement(text[:1].upper() + text[1:], category, confidence, score, undated))
     best = set(sorted(range(len(found)), key=lambda i: -found[i].salience)[:MAX_PER_MESSAGE])
     return [st for i, st in enumerate(found) if i in best]
-
-
-def _cleaned(raw: str, names: frozenset[str]) -> str:
-    sentence = strip_interjections(raw, names)
-    return re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
 
 
 def normalise(content: str) -> str:

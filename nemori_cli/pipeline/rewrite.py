@@ -18,7 +18,8 @@ _INTERJECTION = re.compile(
     r"|totally|absolutely|definitely|right|anyway|anyways|btw|by the way|also|and|but|plus"
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
-    r"|funnily enough|funny enough|fun fact)\b[\s,!.…:;-]*)+",
+    r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
+    r"\b[\s,!.…:;-]*)+",
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^(?:[A-Za-z]+ ){0,3}[A-Za-z]+:\s+(?=\S)")  # "Unrelated: ...", "Update: ..."
@@ -54,6 +55,18 @@ LY_VERBS = word_set("apply reply rely supply multiply comply imply bully rally t
 _TIME_BEEN = re.compile(
     r"been (?:(?:a|an) (?:\w+ )?(?:while|week|weeks|month|months|year|years|day|days|time|ride"
     r"|road|journey|minute|bit|few \w+|couple(?: of \w+)?)|ages|forever|(?:so|too) long)\b",
+    re.IGNORECASE,
+)
+# what chat says without "I'm": "Working on my thesis", "Hoping to move in May"
+PROGRESSIVE = word_set(
+    "trying hoping planning thinking working looking getting staying heading doing taking "
+    "learning reading watching researching preparing studying training practicing practising "
+    "saving building writing making enjoying loving feeling starting"
+)
+# a finite verb after the gerund makes it the subject: "Taking time for us is vital"
+_FINITE = re.compile(
+    r"\b(?:is|was|are|were|has|have|had|can|could|will|would|should|makes|made|helps|helped"
+    r"|gives|gave|brings|brought|keeps|kept|feels|seems|sounds|means|takes|lets|becomes)\b",
     re.IGNORECASE,
 )
 AMBIGUOUS_PAST = word_set("put set cut hit let read quit split spread shut hurt lay")
@@ -134,6 +147,8 @@ def restore_subject(sentence: str) -> str:
         return f"I've {lowered}{tail}"
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
+    if word in PROGRESSIVE and not _FINITE.search(rest[len(word) :]):
+        return f"I'm {lowered}{tail}"  # "Trying to get it fixed" (not "Taking time is vital")
     past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
     )
