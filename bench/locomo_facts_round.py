@@ -28,8 +28,8 @@ ROWS = [
 ]
 
 LINES = [
-    "Sixth round (issue 17): offline facts, measured on samples 0-4 by re-extracting facts",
-    "from the stored episodes (the same facts an ingest stores), each lever alone on the",
+    "Sixth round (issue 17): offline facts, measured on samples 0-4 by `bench/locomo_facts.py`",
+    "(the facts made again from the stored episodes in seconds), each lever alone on the",
     "previous rules unless said, and for retrieval by `bench/locomo.py --samples 0,1,2,3,4`",
     "(\"kept fixes\": the last two rows' rules). Target was recall 0.65 at precision 0.60",
     "(cosine 0.75); it is not reached.",
