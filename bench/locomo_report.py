@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import locomo_facts_round
 import locomo_round5
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
@@ -115,6 +116,8 @@ ROUND3 = [
     "turn index).",
     "",
     *locomo_round5.LINES,
+    "",
+    *locomo_facts_round.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

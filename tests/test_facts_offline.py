@@ -90,6 +90,35 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
 
 
 @pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        ("Trying to get my old bike fixed before the summer.", "Jon",
+         ["Jon is trying to get Jon's old bike fixed before the summer."]),
+        ("Taking time for ourselves is vital for my family.", "Jon",
+         ["Taking time for themselves is vital for Jon's family."]),
+        ("On another note, I just adopted a pup from a shelter!", "Maria",
+         ["Maria just adopted a pup from a shelter."]),
+        ("Last week I retook the driving test, and I feel ready for the road.", "John",
+         ["In the week before 8 May 2023 John retook the driving test, and John feels ready for "
+          "the road."]),
+        ("I gotta finish my thesis on coral reefs by June.", "Jo",
+         ["Jo has to finish Jo's thesis on coral reefs by June."]),
+        ("I completely rebuilt my garden shed this spring.", "Jo",
+         ["Jo completely rebuilt Jo's garden shed in spring 2023."]),
+        ("We both love hiking in the Alps with our dogs.", "Nate",
+         ["Nate loves hiking in the Alps with Nate's dogs."]),
+        ("My brother and I both love hiking in the Alps.", "Nate",
+         ["Nate's brother and Nate love hiking in the Alps."]),
+        ("Been a few days since we talked about the trip.", "Nate", []),
+    ],
+)
+def test_chat_english_is_rewritten_as_a_plain_statement(
+    content: str, name: str, expected: list[str]
+) -> None:
+    assert said(content, name) == expected
+
+
+@pytest.mark.parametrize(
     "content",
     [
         "Do you think I should go hiking in the Alps this September?",
@@ -128,6 +157,16 @@ def test_at_most_two_facts_per_message_and_the_strongest_win() -> None:
     facts = said(content)
     assert len(facts) == 2
     assert "The user had a sandwich." not in facts
+
+
+def test_an_intention_said_in_passing_gives_way_to_what_happened() -> None:
+    content = (
+        "I repainted the old shed in the garden. I'll keep an eye on the old wooden shed in "
+        "the garden. I started a new job at the bakery."
+    )
+    assert said(content, "Jon") == [
+        "Jon repainted the old shed in the garden.", "Jon started a new job at the bakery."
+    ]
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,12 @@ _STRONG_FIRST = re.compile(
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
 MAX_PER_MESSAGE = 2
 MIN_SCORE = 3.0
+# "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
+_INTENT = re.compile(
+    r"\b(?:i'll|we'll|i will|we will|i'm gonna|we're gonna|i'm going to|we're going to"
+    r"|i might|i may)\b",
+    re.IGNORECASE,
+)
 
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
@@ -135,6 +141,8 @@ def salience(sentence: str, category: str) -> float:
         score += 1.0
     if _WEAK_START.match(sentence):
         score -= 1.0
+    if _INTENT.search(sentence):
+        score -= 1.0
     return score + {"user_profile": 1.5, "other": 0.0}.get(category, 0.5)
 
 
@@ -173,7 +181,8 @@ def statements(
             continue
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(sentence, message.name).strip())
         text = replace_dates(undated, message.timestamp)
-        if text[-1:] not in {".", "!", "\""}:
+        text = re.sub(r"!+$", ".", text)
+        if text[-1:] not in {".", "\""}:
             text += "."
         found.append(Statement(text[:1].upper() + text[1:], category, confidence, score, undated))
     best = set(sorted(range(len(found)), key=lambda i: -found[i].salience)[:MAX_PER_MESSAGE])

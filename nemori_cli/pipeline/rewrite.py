@@ -16,7 +16,10 @@ _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
     r"|totally|absolutely|definitely|right|anyway|anyways|btw|by the way|also|and|but|plus"
-    r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly)\b[\s,!.…:;-]*)+",
+    r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
+    r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
+    r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
+    r"\b[\s,!.…:;-]*)+",
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^(?:[A-Za-z]+ ){0,3}[A-Za-z]+:\s+(?=\S)")  # "Unrelated: ...", "Update: ..."
@@ -45,6 +48,27 @@ IRREGULAR_PAST = word_set(
 BASE_ED = word_set(
     "need feed seed bleed breed speed proceed succeed exceed shed wed embed heed"
 )
+PAST_PREFIXES = ("re", "over", "under", "mis", "out", "with", "fore")
+# -ly words that are verbs, not adverbs
+LY_VERBS = word_set("apply reply rely supply multiply comply imply bully rally tally ally fly")
+# "Been a while since we talked": the time, not the speaker, is the subject
+_TIME_BEEN = re.compile(
+    r"been (?:(?:a|an) (?:\w+ )?(?:while|week|weeks|month|months|year|years|day|days|time|ride"
+    r"|road|journey|minute|bit|few \w+|couple(?: of \w+)?)|ages|forever|(?:so|too) long)\b",
+    re.IGNORECASE,
+)
+# what chat says without "I'm": "Working on my thesis", "Hoping to move in May"
+PROGRESSIVE = word_set(
+    "trying hoping planning thinking working looking getting staying heading doing taking "
+    "learning reading watching researching preparing studying training practicing practising "
+    "saving building writing making enjoying loving feeling starting"
+)
+# a finite verb after the gerund makes it the subject: "Taking time for us is vital"
+_FINITE = re.compile(
+    r"\b(?:is|was|are|were|has|have|had|can|could|will|would|should|makes|made|helps|helped"
+    r"|gives|gave|brings|brought|keeps|kept|feels|seems|sounds|means|takes|lets|becomes)\b",
+    re.IGNORECASE,
+)
 AMBIGUOUS_PAST = word_set("put set cut hit let read quit split spread shut hurt lay")
 ADJECTIVE_ED = word_set(
     "tired excited bored scared married interested blessed stressed pleased thrilled amazed "
@@ -56,6 +80,7 @@ NOT_VERBS = word_set(
     "he she they we you i"
 )
 SUBJECT_VERBS = {
+    "gotta": "has to", "wanna": "wants to",
     "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "go": "goes",
     "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
     "'m": "is", "'re": "is", "'ve": "has", "'ll": "will",
@@ -117,13 +142,25 @@ def restore_subject(sentence: str) -> str:
     lowered = (head[:1].lower() + head[1:]) if head else rest[:1].lower() + rest[1:]
     tail = rest if head else ""
     if word == "been":
+        if _TIME_BEEN.match(rest):
+            return f"It's {lowered}{tail}"
         return f"I've {lowered}{tail}"
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
-    past = word in IRREGULAR_PAST - AMBIGUOUS_PAST or (
+    if word in PROGRESSIVE and not _FINITE.search(rest[len(word) :]):
+        return f"I'm {lowered}{tail}"  # "Trying to get it fixed" (not "Taking time is vital")
+    past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
     )
     return f"I {lowered}{tail}" if past else sentence
+
+
+def is_irregular_past(word: str) -> bool:
+    """Whether a word is an irregular past tense, prefixed or not ("took", "retook")."""
+    word = word.lower()
+    return word in IRREGULAR_PAST or any(
+        word.startswith(p) and word[len(p):] in IRREGULAR_PAST for p in PAST_PREFIXES
+    )
 
 
 def _third_person(verb: str) -> str:
@@ -132,7 +169,7 @@ def _third_person(verb: str) -> str:
         return SUBJECT_VERBS[lower]
     if (
         lower in UNCHANGED
-        or lower in IRREGULAR_PAST
+        or is_irregular_past(lower)
         or lower in NOT_VERBS
         or (lower.endswith("ed") and lower not in BASE_ED)
         or lower.endswith(("n't", "ing"))
@@ -165,7 +202,7 @@ class _Rewriter:
             if tok in {"I", "i"} or lower == "we":
                 # "my dog and I love": a short compound subject keeps its plural verb
                 clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
-                agree = not (clause and clause[-1] == "and" and len(clause) <= 4)
+                agree = not (2 <= len(clause) <= 4 and clause[-1] == "and")
                 out.append(self.name)
             elif lower in {"i'm", "we're"}:
                 out.append(f"{self.name} is")
@@ -182,7 +219,7 @@ class _Rewriter:
             elif lower in {"myself", "ourselves"}:
                 out.append("themself" if lower == "myself" else "themselves")
             elif agree and tok[:1].isalpha():
-                if lower in ADVERBS:
+                if lower in ADVERBS or (lower.endswith("ly") and lower not in LY_VERBS):
                     out.append(tok)
                     i += 1
                     continue
@@ -194,6 +231,11 @@ class _Rewriter:
                 out.append(tok)
             i += 1
         text = "".join(out)
+        # "we both love", "we're all sad": one speaker, no "both" or "all"
+        name = re.escape(self.name)
+        text = re.sub(
+            rf"\b({name}(?: is| has| will| would| had)?) (?:both|all)\b(?! of)", r"\1", text
+        )
         return text[:1].upper() + text[1:]
 
 
