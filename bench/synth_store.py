@@ -244,3 +244,14 @@ def copy_store(n: int, target: Path) -> Path:
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(cached_store(n), target)
     return target
+
+
+def fact_ids(data_dir: Path, n: int) -> list[str]:
+    """n ids of the store's first 50 facts (the last n of them)."""
+    ids = []
+    with open(data_dir / "users" / USER / "facts.jsonl", "rb") as fh:
+        for line in fh:
+            ids.append(json.loads(line)["id"])
+            if len(ids) >= 50:
+                break
+    return ids[-n:]
