@@ -186,14 +186,16 @@ class Fact:
     subject: str | None = None  # who the fact is about (speaker name), when known
 
     def to_dict(self) -> dict[str, Any]:
+        # the sources before the content: a line torn in the middle (a crash, a bad disk)
+        # still says which episodes `nemori backfill` must extract it from again
         return {
             "id": self.id,
             "user_id": self.user_id,
+            "source_episode_ids": list(self.source_episode_ids),
+            "source_message_ids": list(self.source_message_ids),
             "content": self.content,
             "category": self.category,
             "subject": self.subject,
-            "source_episode_ids": list(self.source_episode_ids),
-            "source_message_ids": list(self.source_message_ids),
             "confidence": self.confidence,
             "created_at": to_iso(self.created_at),
             "valid_from": to_iso(self.valid_from),

@@ -145,3 +145,15 @@ def test_a_damaged_saved_order_is_read_again_from_the_file(memory: Memory) -> No
     for damaged in (raw[: len(raw) // 2], raw[:40] + b"garbage" + raw[47:], b"nonsense"):
         side.write_bytes(damaged)
         assert memory.fact_listing() == listing_by_records(memory)
+
+
+def test_a_line_written_before_the_sources_came_first_is_listed_as_stored() -> None:
+    from nemori_cli.ops.fact_order import EARLIER_KEYS, LISTED_KEYS, as_listed, is_listed
+
+    now = Fact(id="f1", user_id="me", content="The user hikes.", category="experience",
+               source_episode_ids=("ep",), source_message_ids=("m",),
+               confidence=0.8, created_at=datetime(2025, 1, 2, tzinfo=UTC), valid_from=None,
+               extractor="offline").to_dict()
+    assert list(now) == LISTED_KEYS and is_listed(now)
+    earlier = {k: now[k] for k in EARLIER_KEYS}
+    assert is_listed(earlier) and as_listed(earlier) == now

@@ -49,3 +49,18 @@ def test_an_episode_torn_names_the_file_to_ingest_again(sample_store: Path, tmp_
     assert "alps-hiking-trip.json` to restore it" in repaired.out
     ingested = (data / "users" / USER / "ingested.jsonl").read_text()
     assert "alps-hiking-trip.json" not in ingested and "food-preferences.json" in ingested
+
+
+def test_a_fact_line_torn_anywhere_past_its_sources_still_names_them() -> None:
+    import orjson
+
+    from nemori_cli.models import Fact, utcnow
+
+    fact = Fact(id="fact_1", user_id=USER, content="The user " + "hikes in the Alps " * 30,
+                category="experience", source_episode_ids=("ep_a", "ep_b"),
+                source_message_ids=("m1",), confidence=0.8, created_at=utcnow(),
+                valid_from=None, extractor="offline")
+    line = orjson.dumps(fact.to_dict())
+    for cut in (len(line) // 4, len(line) // 2, len(line) - 2):  # a long content, cut early
+        torn = read_torn(line[:cut])
+        assert torn.id == "fact_1" and [p for p, _ in torn.source_parts] == ["ep_a", "ep_b"]

@@ -26,6 +26,11 @@ from nemori_cli.store.sidecar import load_sidecar, save_sidecar
 MAGIC = b"nemori-fact-order 2\n"
 CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
 LISTED_KEYS = [
+    "id", "user_id", "source_episode_ids", "source_message_ids", "content", "category",
+    "subject", "confidence", "created_at", "valid_from", "superseded_by", "extractor",
+]
+# the order lines were written in before the sources came first: printed as stored too
+EARLIER_KEYS = [
     "id", "user_id", "content", "category", "subject", "source_episode_ids",
     "source_message_ids", "confidence", "created_at", "valid_from", "superseded_by", "extractor",
 ]
@@ -56,11 +61,11 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": raw["id"],
         "user_id": raw["user_id"],
+        "source_episode_ids": list(raw.get("source_episode_ids") or ()),
+        "source_message_ids": list(raw.get("source_message_ids") or ()),
         "content": raw.get("content") or "",
         "category": raw.get("category") or "other",
         "subject": raw.get("subject"),
-        "source_episode_ids": list(raw.get("source_episode_ids") or ()),
-        "source_message_ids": list(raw.get("source_message_ids") or ()),
         "confidence": float(raw.get("confidence", 1.0)),
         "created_at": canonical(raw["created_at"]) or to_iso(utcnow()),
         "valid_from": canonical(raw["valid_from"]),
@@ -70,8 +75,9 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_listed(raw: dict[str, Any]) -> bool:
-    """Whether as_listed(raw) is raw itself, keys in the same order (a line nemori wrote)."""
-    if list(raw) != LISTED_KEYS:
+    """Whether as_listed(raw) is raw itself, but maybe for the keys' order (a line nemori
+    wrote, now or before the sources came first)."""
+    if list(raw) not in (LISTED_KEYS, EARLIER_KEYS):
         return False
     created, valid = raw["created_at"], raw["valid_from"]
     return (
