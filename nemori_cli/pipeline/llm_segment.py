@@ -14,12 +14,12 @@ def spans_from_starts(starts: Sequence[int], n: int, base: int = 1) -> list[Span
 
     Starts are message numbers counted from `base`. Numbers out of range and repeats are
     ignored, the order is the messages', and the first message always starts an episode, so
-    nothing is dropped. None when no number names a message: the answer said nothing.
+    nothing is dropped. Empty when no number names a message: the answer said nothing.
     """
-    firsts = sorted({k - base for k in starts if base <= k < n + base})
+    firsts = {k - base for k in starts if base <= k < n + base}
     if not firsts:
         return []
-    edges = sorted({0, *firsts})
+    edges = sorted(firsts | {0})
     return [(a, b) for a, b in zip(edges, [*edges[1:], n], strict=True)]
 
 

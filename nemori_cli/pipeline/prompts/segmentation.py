@@ -1,4 +1,4 @@
-"""Episode boundaries: the model groups a numbered window of messages into episodes."""
+"""Episode boundaries: the model names where episodes start in a numbered window of messages."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from nemori_cli.models import Message
 from nemori_cli.pipeline.prompts import ChatMessage, conversation_block, system_prompt
 
 MAX_CHARS = 300  # of each message shown: the opening says what it is about
+STARTS = "the number of the first message of each episode, in order; 1 first"
 
 
 class Segmentation(BaseModel):
     """The model's episodes of a window of messages: the number of each one's first message."""
 
-    starts: list[int] = Field(
-        description="the number of the first message of each episode, in order; 1 first"
-    )
+    starts: list[int] = Field(description=STARTS)
 
 
 MIN_EPISODE = 3  # messages an episode has at least, on average, in the bound below
@@ -40,8 +39,7 @@ def bounded_segmentation(n: int) -> type[Segmentation]:
         f"Segmentation{n}",
         __base__=Segmentation,
         starts=(list[int], Field(
-            description="the number of the first message of each episode, in order; 1 first",
-            json_schema_extra={"minItems": 1, "maxItems": cap, "items": numbers},
+            description=STARTS, json_schema_extra={"minItems": 1, "maxItems": cap, "items": numbers}
         )),
     )
 
