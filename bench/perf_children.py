@@ -61,7 +61,7 @@ def child_search(data_dir: str, n_queries: str) -> dict[str, Any]:
     """In-process Memory.search latency over varied queries, once the process has settled.
 
     The first query loads the model and the indexes; from the second, Chroma's HNSW index of a
-    big kind and the optimised graph of the embedder load in the background. Those first
+    big kind loads in the background. Those first
     SETTLING queries are timed apart; p50 and p95 are of the n_queries after them, once the
     HNSW indexes are in (a server between two questions).
     """

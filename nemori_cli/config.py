@@ -51,7 +51,7 @@ class Settings:
     llm_max_tokens_prediction: int = 1000
     # storage
     lock_timeout: float = 60.0
-    cache_dir: str | None = None  # None: the platform cache dir (a quick copy of the model)
+    cache_dir: str | None = None  # None: the platform cache dir (the model's fast graph)
 
     @property
     def extractor_name(self) -> str:

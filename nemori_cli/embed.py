@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from nemori_cli.config import model_cache_dir
-from nemori_cli.embed_cache import graph_copy
+from nemori_cli.embed_cache import graph_copy, make_graph, process_cache_dir
 from nemori_cli.embed_litellm import LiteLLMEmbedder
 from nemori_cli.errors import EmbeddingError
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     import numpy as np
 
@@ -27,13 +27,8 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
 MAX_TOKENS = 256
-MAX_BATCH_TOKENS = 2048  # rows x padded width of one onnxruntime batch
-# A process that embeds only a query or two runs the graph as stored: optimising it folds the
-# int8 weights into floats, 0.27 s at load against ~70 ms more per query (a cold `nemori
-# search`). From the second query on, the optimised graph loads in the background and takes
-# over when ready; a batch waits for it (the vectors are the same to 1e-7).
+# A call of a text or two (a query) runs on the calling thread; more are spread over the cores.
 QUICK_TEXTS = 2
-QUICK_CALLS = 2
 LOCAL_ALIASES = {"local", LOCAL_MODEL_ID, "all-minilm-l6-v2", "local:all-minilm-l6-v2"}
 
 
@@ -85,7 +80,12 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX) run with onnxruntime; loads on first use."""
+    """all-MiniLM-L6-v2 run with onnxruntime, one text a run; loads on first use.
+
+    It runs the model's fast graph (embed_cache), or with shipped=True the graph as shipped,
+    the reference the fast one is measured against. A text is run on its own, so its vector
+    does not depend on what else is embedded with it, and no padding is paid for.
+    """
 
     model_id = LOCAL_MODEL_ID
     dim = LOCAL_DIM
@@ -95,48 +95,30 @@ class LocalEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path = TOKENIZER_PATH,
         *,
-        batch_size: int = 32,
         threads: int | None = None,
         model_sha256: str = MODEL_SHA256,
         cache_dir: Path | None = None,
+        shipped: bool = False,
     ) -> None:
         self._model_path = model_path
-        self._cache_dir = cache_dir  # where the quick graph's ORT copy is kept (embed_cache)
+        self._cache_dir = cache_dir  # where the fast graph is kept (embed_cache)
         self._tokenizer_path = tokenizer_path
-        self._batch_size = batch_size
         self._threads = threads or _cores()
         self._model_sha256 = model_sha256
-        self._session: Any = None  # the optimised graph
-        self._quick: Any = None  # the graph as stored (see QUICK_TEXTS)
-        self._optimised: Future[Any] | None = None  # the optimised graph, loading
-        self._calls = 0
+        self._shipped = shipped
+        self._session: Any = None
+        self._workers: ThreadPoolExecutor | None = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
 
-    def _session_for(self, texts: int) -> Any:
-        """The session to run this call on, loaded on first use (see QUICK_TEXTS)."""
+    def _loaded(self) -> Any:
+        """The session, loaded on first use."""
         with self._load_lock:
-            self._calls += 1
-            if self._session is None and self._optimised is not None and (
-                texts > QUICK_TEXTS or self._optimised.done()
-            ):
-                self._session = self._optimised.result()
-            if self._session is None and texts > QUICK_TEXTS:
-                self._session = self._new_session(optimise=True)
-            if self._session is not None:
-                self._quick = None
-                return self._session
-            if self._quick is None:
-                self._quick = self._new_session(optimise=False)
-            if self._calls >= QUICK_CALLS and self._optimised is None:
-                from concurrent.futures import ThreadPoolExecutor
+            if self._session is None:
+                self._session = self._new_session()
+            return self._session
 
-                loader = ThreadPoolExecutor(max_workers=1)
-                self._optimised = loader.submit(self._new_session, optimise=True)
-                loader.shutdown(wait=False)  # its thread ends with the load
-            return self._quick
-
-    def _new_session(self, *, optimise: bool) -> Any:
+    def _new_session(self) -> Any:
         model_path = self._model_path
         if model_path is None:
             try:
@@ -149,47 +131,45 @@ class LocalEmbedder:
         import onnxruntime as ort
 
         copy = None
-        if not optimise and self._cache_dir is not None:
-            copy = graph_copy(model_path, self._model_sha256, ort.__version__, self._cache_dir)
+        if not self._shipped:
+            cache_dir = self._cache_dir or process_cache_dir()
+            copy = graph_copy(model_path, self._model_sha256, ort.__version__, cache_dir)
         trusted = copy is not None and copy.trusted()
-        if self._tokenizer is None:  # the first session checks both files
-            if not trusted:  # a trusted copy was made from a file that passed this check
-                _check_file(model_path, self._model_sha256, "embedding model")
-            _check_file(self._tokenizer_path, TOKENIZER_SHA256, "tokenizer")
-            from tokenizers import Tokenizer
+        if not trusted:  # a trusted copy was made from a file that passed this check
+            _check_file(model_path, self._model_sha256, "embedding model")
+        _check_file(self._tokenizer_path, TOKENIZER_SHA256, "tokenizer")
+        from tokenizers import Tokenizer
 
-            tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
-            tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.no_padding()  # padded per batch, to the longest input
-            self._tokenizer = tokenizer
-        options = ort.SessionOptions()
-        # a query or two: one thread (a short text's products are too small to share out;
-        # two threads cost the quick graph's first run ~20 ms more CPU here)
-        options.intra_op_num_threads = self._threads if optimise else 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3  # errors only
-        # Idle worker threads spinning burn ~40% more CPU for the same throughput here, and
-        # slow everything else on a shared (or 2-core) machine.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        if not optimise:
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        if copy is not None and trusted:
+        tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.no_padding()  # every text is run on its own
+        self._tokenizer = tokenizer
+        if copy is None:
+            return _session(ort, model_path, ort_format=False)
+        if trusted:
             try:
-                return ort.InferenceSession(
-                    str(copy.path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                return _session(ort, copy.path)
             except Exception:  # onnxruntime's own error classes: an unreadable copy
                 copy.discard()
                 _check_file(model_path, self._model_sha256, "embedding model")
-        scratch = copy.scratch() if copy is not None else None
-        if scratch is not None:  # onnxruntime writes the copy while it loads the graph
-            options.optimized_model_filepath = str(scratch)
-            options.add_session_config_entry("session.save_model_format", "ORT")
-        session = ort.InferenceSession(
-            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
-        if copy is not None and scratch is not None and scratch.exists():
-            copy.commit(scratch)
+        scratch = copy.scratch()
+        if scratch is None:  # the cache dir cannot be made: this process's own dir
+            copy = graph_copy(model_path, self._model_sha256, ort.__version__, process_cache_dir())
+            scratch = copy.scratch()
+        try:
+            if scratch is None:
+                raise OSError("no writable dir for it")
+            make_graph(model_path, scratch)
+            session = _session(ort, scratch)
+        except ImportError:
+            raise EmbeddingError(
+                "the local model needs onnx to build its fast graph: pip install onnx==1.23.2"
+            ) from None
+        except OSError as exc:
+            raise EmbeddingError(
+                f"cannot build the local model's fast graph: {exc.strerror or exc}"
+            ) from None
+        copy.commit(scratch)
         return session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -200,46 +180,49 @@ class LocalEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        session = self._session_for(len(texts))
+        session = self._loaded()
         ids = [enc.ids for enc in self._tokenizer.encode_batch(texts)]
-        # Sorting by length keeps padding (and wasted compute) small in every batch.
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        start = 0
-        while start < len(order):
-            end = start + 1
-            # Long inputs go in smaller batches: onnxruntime's memory grows with rows x width^2
-            # (32 rows of 256 tokens peaked at 1.6 GB; at most 2048 tokens a batch, 0.5 GB).
-            while (
-                end < len(order)
-                and end - start < self._batch_size
-                and (end - start + 1) * len(ids[order[end]]) <= MAX_BATCH_TOKENS
-            ):
-                end += 1
-            rows = order[start:end]
-            out[rows] = self._run(session, [ids[i] for i in rows])
-            start = end
+        if len(ids) <= QUICK_TEXTS or self._threads == 1:
+            for row, seq in enumerate(ids):
+                out[row] = _run(session, seq)
+            return _normalise(out)
+        if self._workers is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._workers = ThreadPoolExecutor(self._threads, thread_name_prefix="nemori-embed")
+        # longest first, so that the texts left for the end are the short ones
+        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
+        vectors = self._workers.map(lambda i: _run(session, ids[i]), order)
+        for row, vector in zip(order, vectors, strict=True):
+            out[row] = vector
         return _normalise(out)
 
-    def _run(self, session: Any, batch: list[list[int]]) -> np.ndarray:
-        import numpy as np
 
-        width = max(len(seq) for seq in batch)
-        input_ids = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
-        for row, seq in enumerate(batch):
-            input_ids[row, : len(seq)] = seq
-            mask[row, : len(seq)] = 1
-        (hidden,) = session.run(
-            ["last_hidden_state"],
-            {
-                "input_ids": input_ids,
-                "attention_mask": mask,
-                "token_type_ids": np.zeros_like(input_ids),
-            },
-        )
-        weights = mask[:, :, None].astype(np.float32)
-        summed = (hidden * weights).sum(axis=1)
-        return summed / np.maximum(weights.sum(axis=1), 1e-9)
+def _session(ort: Any, path: Path, *, ort_format: bool = True) -> Any:
+    """An onnxruntime session of one thread: texts run side by side on threads of their own."""
+    options = ort.SessionOptions()
+    if ort_format:  # said, not guessed: a fresh copy's name does not end in .ort
+        options.add_session_config_entry("session.load_model_format", "ORT")
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+
+
+def _run(session: Any, ids: list[int]) -> np.ndarray:
+    """The mean of one text's token vectors."""
+    import numpy as np
+
+    input_ids = np.asarray([ids], dtype=np.int64)
+    (hidden,) = session.run(
+        ["last_hidden_state"],
+        {
+            "input_ids": input_ids,
+            "attention_mask": np.ones_like(input_ids),
+            "token_type_ids": np.zeros_like(input_ids),
+        },
+    )
+    return hidden[0].mean(axis=0)
 
 
 class CachedEmbedder:

@@ -1,15 +1,22 @@
-"""A quick-loading copy of the local model: its graph as stored, in onnxruntime's own format.
+"""The local model's fast graph: int8 matrix products, in onnxruntime's own format.
 
-onnxruntime opens an ORT-format file (a flatbuffer) in about half the time it takes to parse
-the ONNX protobuf, and a copy made from a file whose sha256 was checked is trusted while that
-file and the copy keep their size and modification time: a cold `nemori search` then neither
-parses the protobuf nor hashes 23 MB. The copy is derived: deleting it costs one slower load.
+The model ships with int8 weights that onnxruntime turns back into floats, so every product
+runs in float32. Its fast graph quantises each product's input too (per text: every text is
+run on its own) and multiplies in int8, about twice the speed on this kind of CPU, with
+vectors within cosine 0.99 of the graph as shipped. It is made once from the shipped file
+(whose sha256 was checked) into the cache dir, and trusted while that file and the copy keep
+their size and modification time; an ORT-format file also opens in half the time of the
+protobuf. The copy is derived: deleting it costs one rebuild of a few seconds.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import logging
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +25,7 @@ import orjson
 
 @dataclass(frozen=True)
 class GraphCopy:
-    """Where the ORT copy of one model file lives, and the stamp that says what it was made of."""
+    """Where the fast graph of one model file lives, and the stamp that says what it was made of."""
 
     source: Path
     path: Path
@@ -73,6 +80,57 @@ def identity(path: Path) -> list[int | str]:
 
 
 def graph_copy(source: Path, sha256: str, runtime_version: str, cache_dir: Path) -> GraphCopy:
-    """The copy of a model file for this onnxruntime version (the format follows the runtime)."""
-    name = f"{source.stem}-{sha256[:16]}-ort{runtime_version}.ort"
+    """The fast graph of a model file for this onnxruntime version (the format follows it)."""
+    name = f"{source.stem}-{sha256[:16]}-{RECIPE}-ort{runtime_version}.ort"
     return GraphCopy(source, cache_dir / name)
+
+
+RECIPE = "dq1"  # names how make_graph builds the copy; a new recipe makes new copies
+_PROCESS_DIR: list[Path] = []  # where copies go when there is no cache dir (one per process)
+
+
+def process_cache_dir() -> Path:
+    """A private temporary dir for this process's copies, removed when it exits."""
+    if not _PROCESS_DIR:
+        path = Path(tempfile.mkdtemp(prefix="nemori-model-"))
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
+        _PROCESS_DIR.append(path)
+    return _PROCESS_DIR[0]
+
+
+def make_graph(source: Path, out: Path) -> None:
+    """Write the fast graph of the model file source to out, in ORT format."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".build-") as tmp:
+        floats, quantised = Path(tmp) / "floats.onnx", Path(tmp) / "quantised.onnx"
+        # basic optimisation folds the shipped int8 weights into the float weights they stand for
+        _save(source, floats, ort.GraphOptimizationLevel.ORT_ENABLE_BASIC, ort_format=False)
+        logging.disable(logging.WARNING)  # the quantiser's advice on pre-processing
+        try:
+            # per-channel weights: per-tensor scales cost cosine 0.95 against the shipped graph
+            quantize_dynamic(
+                floats,
+                quantised,
+                weight_type=QuantType.QInt8,
+                op_types_to_quantize=["MatMul"],
+                per_channel=True,
+            )
+        finally:
+            logging.disable(logging.NOTSET)
+        # extended, not all: the saved graph holds no layout particular to this CPU
+        _save(quantised, out, ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED, ort_format=True)
+
+
+def _save(source: Path, out: Path, level: object, *, ort_format: bool) -> None:
+    """Have onnxruntime load source at an optimisation level and write the graph it runs."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = level
+    options.log_severity_level = 3
+    options.optimized_model_filepath = str(out)
+    if ort_format:
+        options.add_session_config_entry("session.save_model_format", "ORT")
+    ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])

@@ -16,7 +16,7 @@ SAMPLE_CHATS = REPO / "sample_chats"
 
 @pytest.fixture(scope="session")
 def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One cache dir for the whole run (the model's quick copy is made once, not per test)."""
+    """One cache dir for the whole run (the model's fast graph is built once, not per test)."""
     return tmp_path_factory.mktemp("cache")
 
 

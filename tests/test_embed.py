@@ -48,7 +48,7 @@ def test_output_is_normalised_float32_with_384_columns(local: LocalEmbedder) -> 
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
 
 
-def test_order_is_kept_across_length_sorted_batches(local: LocalEmbedder) -> None:
+def test_a_text_gets_the_same_vector_whatever_it_is_embedded_with(local: LocalEmbedder) -> None:
     texts = [
         "a much longer sentence about hiking in the alps with my friends last summer",
         "short",
@@ -57,21 +57,42 @@ def test_order_is_kept_across_length_sorted_batches(local: LocalEmbedder) -> Non
         "another one",
         "the end",
     ]
-    batched = LocalEmbedder(batch_size=2).embed(texts)
-    single = np.stack([local.embed([t])[0] for t in texts])
-    assert np.allclose((batched * single).sum(axis=1), 1.0, atol=1e-4)
+    spread = LocalEmbedder(threads=2).embed(texts)  # over two threads, longest first
+    single = np.vstack([local.embed([t]) for t in texts])
+    assert np.array_equal(spread, single)
+    assert np.array_equal(LocalEmbedder(threads=3).embed(texts[::-1]), single[::-1])
     # and the rows really differ, so a shuffled order would have been caught
-    assert batched[1] @ batched[0] < 0.9
+    assert spread[1] @ spread[0] < 0.9
 
 
-def test_a_query_or_two_embed_on_the_stored_graph_as_the_optimised_one_would() -> None:
-    queries = ["how was the trip to the mountains", "favourite food"]
-    cold = LocalEmbedder()  # a cold `nemori search`: the graph as stored, quick to load
-    first = np.vstack([cold.embed([q]) for q in queries])
-    third = cold.embed(queries)  # a third call loads the optimised graph
-    batch = LocalEmbedder().embed([*queries, "a third text"])  # a batch: optimised at once
-    assert np.allclose(first, third, atol=1e-5) and np.allclose(first, batch[:2], atol=1e-5)
-    assert first[0] @ first[1] < 0.9  # the rows differ: a mix-up would show
+def test_the_fast_graph_stays_close_to_the_model_as_shipped(local: LocalEmbedder) -> None:
+    texts = [
+        "how was the trip to the mountains",
+        "We hiked up to the lake above the village last weekend.",
+        "My sister is starting a new job as a nurse in March.",
+        "Can you recommend a vegetarian restaurant near the station?",
+        "The quarterly tax report is due on Friday.",
+        "I adopted a rescue dog named Biscuit.",
+    ]
+    fast = local.embed(texts)
+    shipped = LocalEmbedder(shipped=True).embed(texts)
+    assert ((fast * shipped).sum(axis=1) > 0.97).all()
+    # each text's nearest other text is the same under both graphs
+    def nearest(v: np.ndarray) -> list[int]:
+        return list(np.argsort(-(v @ v.T - 2 * np.eye(len(v))), axis=1)[:, 0])
+
+    assert nearest(fast) == nearest(shipped)
+    assert not np.array_equal(fast, shipped)  # the fast graph is what ran
+
+
+def test_without_onnx_the_local_model_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "onnxruntime.quantization", None)
+    with pytest.raises(EmbeddingError, match="pip install onnx"):
+        LocalEmbedder(cache_dir=tmp_path / "fresh").embed(["hello"])
 
 
 def test_empty_input_gives_empty_matrix(local: LocalEmbedder) -> None:

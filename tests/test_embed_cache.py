@@ -1,4 +1,4 @@
-"""The quick copy of the local model: made once, trusted only while it and its source are
+"""The fast graph of the local model: built once, trusted only while it and its source are
 unchanged, and never a reason for a wrong or failed embedding."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ QUERY = ["how was the trip to the mountains"]
 
 @pytest.fixture(scope="module")
 def expected() -> np.ndarray:
-    return LocalEmbedder().embed(QUERY)  # no cache dir: the model as shipped
+    return LocalEmbedder().embed(QUERY)  # no cache dir: built in this process's own dir
 
 
 @pytest.fixture
