@@ -60,6 +60,7 @@ def extract(memory: Any, user: str) -> list[Any]:
 def main(argv: list[str] | None = None) -> None:
     import numpy as np
 
+    from nemori_cli.embed import LocalEmbedder
     from nemori_cli.memory import Memory
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -74,12 +75,13 @@ def main(argv: list[str] | None = None) -> None:
     ingest(store, args.data, chosen)
     samples = locomo_data.load_samples(args.data)
     memory = Memory.open(data_dir=store / "data")
+    reference = LocalEmbedder(shipped=True)  # the model as shipped, whatever graph runs it
     parts, missed, unmatched = [], [], []
     for i in chosen:
         gold = ev.gold_facts(samples[i])
         texts = [f.content for f in extract(memory, locomo_data.user_id(samples[i]))]
-        gold_vecs = np.asarray(memory.embedder.embed(gold))
-        vecs = np.asarray(memory.embedder.embed(texts)) if texts else np.zeros((0, 1))
+        gold_vecs = np.asarray(reference.embed(gold))
+        vecs = np.asarray(reference.embed(texts)) if texts else np.zeros((0, 1))
         parts.append(ev.fact_match(gold_vecs, vecs))
         if not texts:
             continue
