@@ -66,22 +66,20 @@ def test_a_text_gets_the_same_vector_whatever_it_is_embedded_with(local: LocalEm
 
 
 def test_the_fast_graph_stays_close_to_the_model_as_shipped(local: LocalEmbedder) -> None:
-    texts = [
-        "how was the trip to the mountains",
-        "We hiked up to the lake above the village last weekend.",
-        "My sister is starting a new job as a nurse in March.",
-        "Can you recommend a vegetarian restaurant near the station?",
-        "The quarterly tax report is due on Friday.",
-        "I adopted a rescue dog named Biscuit.",
+    pairs = [  # each text and its paraphrase
+        ("How was the trip to the mountains?", "We hiked up to a lake high in the Alps."),
+        ("My sister starts a new job as a nurse.", "She was hired by the hospital to nurse."),
+        ("Can you recommend a vegetarian restaurant?", "Where can I eat meat-free food?"),
+        ("I adopted a rescue dog named Biscuit.", "Biscuit, my new shelter puppy, came home."),
     ]
+    texts = [t for pair in pairs for t in pair]
     fast = local.embed(texts)
     shipped = LocalEmbedder(shipped=True).embed(texts)
     assert ((fast * shipped).sum(axis=1) > 0.97).all()
-    # each text's nearest other text is the same under both graphs
-    def nearest(v: np.ndarray) -> list[int]:
-        return list(np.argsort(-(v @ v.T - 2 * np.eye(len(v))), axis=1)[:, 0])
-
-    assert nearest(fast) == nearest(shipped)
+    # under both graphs, each text's nearest other text is its paraphrase
+    partners = [i ^ 1 for i in range(len(texts))]
+    for v in (fast, shipped):
+        assert list(np.argmax(v @ v.T - 2 * np.eye(len(v)), axis=1)) == partners
     assert not np.array_equal(fast, shipped)  # the fast graph is what ran
 
 
