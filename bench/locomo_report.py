@@ -7,6 +7,7 @@ from typing import Any
 
 import locomo_facts_round
 import locomo_round5
+import locomo_round7
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 
@@ -118,6 +119,8 @@ ROUND3 = [
     *locomo_round5.LINES,
     "",
     *locomo_facts_round.LINES,
+    "",
+    *locomo_round7.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
@@ -205,9 +208,10 @@ def markdown(results: dict[str, Any]) -> str:
         "passages over the rest of each long message and BM25 sees every word of it, and a long",
         "message in a hit is shown at the stretch that holds most query words. Since the fourth",
         "round episodes are also ranked by BM25 over their single turns (a third list; each",
-        "kind's RRF sum scaled to two lists). Since the fifth, the first 6 hits come from a",
-        "fusion where that list counts in full, and for a \"when\" question a turn or fact that",
-        "names a time gets 0.2 more.",
+        "kind's RRF sum scaled to two lists). Since the fifth, the first hits (7 since the",
+        "seventh round, 6 before) come from a fusion where that list counts in full, and for a",
+        "\"when\" question a turn or fact that names a time gets 0.2 more; since the seventh,",
+        "facts count 1.2 against episodes in the fusion below them.",
         "",
         *TUNING,
         "",

@@ -26,8 +26,9 @@ sys.path.insert(0, str(HERE))
 import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 import locomo_levers as levers  # noqa: E402
+import locomo_twostage as twostage  # noqa: E402
 
-from nemori_cli.search.hybrid import REFINE_POOL  # noqa: E402
+from nemori_cli.search.hybrid import FACT_WEIGHT, REFINE_POOL  # noqa: E402
 
 K = 30  # hits scored, as bench/locomo.py asks Memory.search for
 POOL = 90
@@ -96,11 +97,12 @@ def evaluate(
     expand: str = "",
     grow: int = 0,
     turn_mode: str = "add",
-    fact_weight: float = 1.0,
+    fact_weight: float = FACT_WEIGHT,
     scale_power: float = 1.0,
     fact_share: float = 0.0,
     head: int = 0,
     profile: str = "",
+    stage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -111,6 +113,7 @@ def evaluate(
     tables: dict[str, dict[str, Any]] = {}
     out: list[tuple[Any, dict[str, float]]] = []
     t = time.perf_counter()
+    stage_s = 0.0  # spent making the further lists (their queries included)
     for q, qvec, cands in data["rows"]:
         if q.user not in tables:
             repo = memory.parts.repo(q.user)
@@ -170,6 +173,27 @@ def evaluate(
             fused = levers.fuse_mixed(
                 cands, pool, scale_power, fact_share, turn_mode == "interleave"
             )
+        elif stage:
+            first = (levers.fuse_mixed(cands, pool, 0.0) if stage.get("s2_from", "lead") == "lead"
+                     else fuse(cands, pool))
+
+            def search(name: str, text: str, user: str = q.user, tab: Any = tab) -> list[str]:
+                if name == "turn":
+                    return tab["turns"].episodes(text)
+                if name.startswith("vec:"):
+                    vec = memory.embedder.embed([text])[0]
+                    return [r for r, _ in memory.parts.vectors(user).query(name[4:], vec, POOL)]
+                return [r for r, _ in memory.parts.lexical(name, user).query(text, POOL)]
+
+            if "df" not in tab:
+                turn_texts = [m.content for ep in episodes.values() for m in ep.messages]
+                tab["df"] = {**twostage.doc_freq(turn_texts), "": len(turn_texts)}
+            t_stage = time.perf_counter()
+            extra, kind_w = twostage.stage_lists(q.question, first, tab, search, tab["df"],
+                                                 stage)
+            stage_s += time.perf_counter() - t_stage
+            kind_w["fact"] = kind_w.get("fact", 1.0) * fact_weight
+            fused = twostage.fuse_weighted(cands, extra, pool, kind_w)
         elif turn_mode == "mean" or fact_weight != 1.0:
             fused = levers.fuse_mean(cands, pool, fact_weight)
         else:
@@ -182,16 +206,25 @@ def evaluate(
             vec, lex = tab["profile"].lists(q.question, qvec)
             cands["fact"] += [vec, lex] if profile == "both" else [levers.rrf_ids([vec, lex])]
         lead = []
-        if head:  # the first `head` hits from the unscaled fusion, the rest as ranked above
-            lead = [to_hit(kd, tab[kd][rid], s, episodes.get)
-                    for kd, rid, s in levers.fuse_mixed(cands, pool, 0.0)]
-        hits = refine(hits, episodes, q.question, qvec, vectors_of, params, lead, head)[:K]
+        q_head = head
+        if stage and twostage.hypothetical(q.question) and "hy_head" in stage:
+            q_head = int(stage["hy_head"])
+        if q_head:  # the first `head` hits from the unscaled fusion, the rest as ranked above
+            if stage:
+                ranked = twostage.fuse_weighted(
+                    cands, extra if stage.get("lead") else {}, pool,
+                    kind_w if stage.get("lead") else None, scaled=False)
+            else:
+                ranked = levers.fuse_mixed(cands, pool, 0.0)
+            lead = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in ranked]
+        hits = refine(hits, episodes, q.question, qvec, vectors_of, params, lead, q_head)[:K]
         out.append((q, ev.score(q, hits)))
     per_q_ms = 1000 * (time.perf_counter() - t) / max(1, len(out))
     res = {}
     for split, idx in SPLITS.items():
         res[split] = ev.aggregate([(q, m) for q, m in out if q.sample in idx])
     res["ms_per_question"] = per_q_ms
+    res["stage_ms"] = 1000 * stage_s / max(1, len(out))
     res["rows"] = out
     return res
 
@@ -212,7 +245,7 @@ def line(res: dict[str, Any], label: str) -> str:
             f"{split} hit@5 {agg['hit@5']:.3f} hit@10 {agg['hit@10']:.3f} "
             f"sess@5 {agg['sess@5']:.3f} sess@10 {agg['sess@10']:.3f}"
         )
-    parts.append(f"{res['ms_per_question']:.1f}ms")
+    parts.append(f"{res['ms_per_question']:.1f}ms (further lists {res['stage_ms']:.1f}ms)")
     return " | ".join(parts)
 
 
@@ -242,8 +275,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--head", type=int, default=0, help="hits taken from the unscaled fusion")
     p.add_argument("--profile", default="", help="profile documents: one or both (lists)")
     p.add_argument("--fact-share", type=float, default=0.0, help="pool share kept for facts")
-    p.add_argument("--fact-weight", type=float, default=1.0, help="facts' RRF weight")
+    p.add_argument("--fact-weight", type=float, default=FACT_WEIGHT,
+                   help="facts' RRF weight below the lead (search's FACT_WEIGHT)")
     p.add_argument("--grow", type=int, default=0, help="pool places the expansion may add")
+    p.add_argument("-s", action="append", default=[],
+                   help="seventh-round lever option key=value (bench/locomo_twostage.py)")
     args = p.parse_args(argv)
     from nemori_cli.search.focus import DEFAULT
 
@@ -255,6 +291,7 @@ def main(argv: list[str] | None = None) -> None:
         args.turns, args.expand, args.grow, args.turn_mode,
         args.fact_weight, args.scale_power, args.fact_share,
         args.head, args.profile,
+        {k: parse_value(v) for k, v in (kv.split("=", 1) for kv in args.s)} or None,
     )
     label = ",".join(
         args.p
@@ -262,12 +299,13 @@ def main(argv: list[str] | None = None) -> None:
         + [f"prf={args.prf}"] * bool(args.prf)
         + [f"rocchio={args.rocchio}"] * bool(args.rocchio)
         + [f"turns={args.turns}/{args.turn_mode}"] * bool(args.turns)
-        + [f"fw={args.fact_weight}"] * (args.fact_weight != 1.0)
+        + [f"fw={args.fact_weight}"] * (args.fact_weight != FACT_WEIGHT)
         + [f"power={args.scale_power}"] * (args.scale_power != 1.0)
         + [f"share={args.fact_share}"] * bool(args.fact_share)
         + [f"head={args.head}"] * bool(args.head)
         + [f"profile={args.profile}"] * bool(args.profile)
         + [f"expand={args.expand}+{args.grow}"] * bool(args.expand)
+        + args.s
     )
     print(line(res, args.label or label or "default"))
 

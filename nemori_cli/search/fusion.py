@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -56,17 +56,21 @@ def rrf(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
 
 
 def fuse(
-    candidates: dict[Kind, list[Sequence[str]]], limit: int, scaled: bool = True
+    candidates: dict[Kind, list[Sequence[str]]],
+    limit: int,
+    scaled: bool = True,
+    weights: Mapping[Kind, float] | None = None,
 ) -> list[tuple[Kind, str, float]]:
     """Fuse every kind's candidate lists into one ranking of (kind, id, score), best first.
 
     A kind's RRF sum is scaled to two lists' worth, so a kind searched by a third list
     (episodes, by their turns) does not crowd the other out of the pool; unscaled, that
-    kind leads.
+    kind leads. A kind's weight (1 when not given) multiplies its scores.
     """
     fused: list[tuple[Kind, str, float]] = []
     for kind, rankings in candidates.items():
         scale = 2 / max(1, len(rankings)) if scaled else 1.0
+        scale *= (weights or {}).get(kind, 1.0)
         fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
     fused.sort(key=lambda t: (-t[2], t[0], t[1]))
     return fused[:limit]

@@ -1,0 +1,49 @@
+"""Facts weigh more than episodes in the balanced fusion, not in the lead one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_long_messages import ingest_chats
+
+from nemori_cli.search import hybrid
+from nemori_cli.search.fusion import fuse
+from nemori_cli.search.hybrid import FACT_WEIGHT
+
+
+def test_a_fact_just_below_an_episode_comes_first_below_the_lead() -> None:
+    # the episode first in both its lists, the fact second in both of its own
+    candidates = {"episode": [["e1"], ["e1"]], "fact": [["f0", "f1"], ["f0", "f1"]]}
+    plain = [rid for _, rid, _ in fuse(candidates, 10)]
+    assert plain.index("e1") < plain.index("f1")
+    weighted = [rid for _, rid, _ in fuse(candidates, 10, weights={"fact": FACT_WEIGHT})]
+    assert weighted.index("f1") < weighted.index("e1")
+    # the lead fusion (unscaled, unweighted) still puts the episode first
+    lead = [rid for _, rid, _ in fuse(candidates, 10, scaled=False)]
+    assert lead.index("e1") < lead.index("f1")
+
+
+def test_a_weight_multiplies_its_kinds_scores_only() -> None:
+    candidates = {"episode": [["e1"], ["e1"]], "fact": [["f1"], ["f1"]]}
+    scores = {rid: s for _, rid, s in fuse(candidates, 10, weights={"fact": 1.5})}
+    assert abs(scores["e1"] - 2 / 61) < 1e-12
+    assert abs(scores["f1"] - 1.5 * 2 / 61) < 1e-12
+
+
+def test_search_weights_facts_below_the_lead_only(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = ingest_chats(tmp_path, data_dir)
+    calls: list[tuple[bool, Any]] = []
+
+    def recorded(candidates: Any, limit: int, scaled: bool = True, weights: Any = None) -> Any:
+        calls.append((scaled, weights))
+        return fuse(candidates, limit, scaled, weights)
+
+    monkeypatch.setattr(hybrid, "fuse", recorded)
+    hits = mem.search("road trip with my dog", k=5)
+    assert hits
+    assert (True, {"fact": FACT_WEIGHT}) in calls  # the balanced fusion
+    assert all(weights is None for scaled, weights in calls if not scaled)  # the lead
