@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from nemori_cli.config import model_cache_dir
-from nemori_cli.embed_cache import graph_copy, make_graph, process_cache_dir
+from nemori_cli.embed_cache import (
+    GRAPH_KINDS,
+    GraphCopy,
+    graph_copy,
+    make_graph,
+    process_cache_dir,
+)
 from nemori_cli.embed_litellm import LiteLLMEmbedder
 from nemori_cli.errors import EmbeddingError
 
@@ -29,6 +35,17 @@ TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
 MAX_TOKENS = 256
 # A call of a text or two (a query) runs on the calling thread; more are spread over the cores.
 QUICK_TEXTS = 2
+# A built graph is kept only if its vectors of PROBES agree with the shipped graph's this well
+# (mean cosine; 0.993 here, where the lowest single text of 1,500 LoCoMo turns was 0.94).
+FAITHFUL_COSINE = 0.98
+PROBES = (
+    "How was the trip to the mountains?",
+    "My sister starts a new job as a nurse in March, and I am so proud of her.",
+    "Can you recommend a vegetarian restaurant near the station?",
+    "def fetch(url):\n    return requests.get(url, timeout=10).json()",
+    "I adopted a rescue dog named Biscuit; he is scared of the vacuum cleaner.",
+    " ".join(["We talked about budgets, deadlines, the offsite in Lisbon and who books it."] * 12),
+)
 LOCAL_ALIASES = {"local", LOCAL_MODEL_ID, "all-minilm-l6-v2", "local:all-minilm-l6-v2"}
 
 
@@ -152,15 +169,10 @@ class LocalEmbedder:
             except Exception:  # onnxruntime's own error classes: an unreadable copy
                 copy.discard()
                 _check_file(model_path, self._model_sha256, "embedding model")
-        scratch = copy.scratch()
-        if scratch is None:  # the cache dir cannot be made: this process's own dir
+        if copy.scratch() is None:  # the cache dir cannot be made: this process's own dir
             copy = graph_copy(model_path, self._model_sha256, ort.__version__, process_cache_dir())
-            scratch = copy.scratch()
         try:
-            if scratch is None:
-                raise OSError("no writable dir for it")
-            make_graph(model_path, scratch)
-            session = _session(ort, scratch)
+            return self._build(ort, model_path, copy)
         except ImportError:
             raise EmbeddingError(
                 "the local model needs onnx to build its fast graph: pip install onnx==1.23.2"
@@ -169,8 +181,30 @@ class LocalEmbedder:
             raise EmbeddingError(
                 f"cannot build the local model's fast graph: {exc.strerror or exc}"
             ) from None
-        copy.commit(scratch)
-        return session
+
+    def _build(self, ort: Any, model_path: Path, copy: GraphCopy) -> Any:
+        """Build the fastest graph whose vectors are faithful on this CPU, keep it, open it."""
+        shipped = _session(ort, model_path, ort_format=False)
+        for kind in GRAPH_KINDS:
+            scratch = copy.scratch()
+            if scratch is None:
+                raise OSError("no writable dir for it")
+            make_graph(model_path, scratch, kind)
+            session = _session(ort, scratch)
+            if kind == GRAPH_KINDS[-1] or self._agreement(session, shipped) >= FAITHFUL_COSINE:
+                copy.commit(scratch)
+                return session
+            scratch.unlink(missing_ok=True)
+        raise AssertionError("the last graph kind is always kept")
+
+    def _agreement(self, session: Any, shipped: Any) -> float:
+        """The mean cosine between a session's vectors of PROBES and the shipped graph's."""
+        import numpy as np
+
+        ids = [enc.ids for enc in self._tokenizer.encode_batch(list(PROBES))]
+        ours = _normalise(np.vstack([_run(session, seq) for seq in ids]))
+        theirs = _normalise(np.vstack([_run(shipped, seq) for seq in ids]))
+        return float((ours * theirs).sum(axis=1).mean())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed the texts: mean-pooled, L2-normalised rows in the order given."""

@@ -104,3 +104,31 @@ def test_the_cache_dir_comes_from_the_settings(tmp_path: Path) -> None:
     settings = load_settings(env={"NEMORI_CACHE_DIR": str(tmp_path / "c")})
     assert model_cache_dir(settings) == tmp_path / "c" / "models"
     assert model_cache_dir(load_settings(env={})).name == "models"
+
+
+def test_a_cpu_where_int8_products_drift_gets_the_next_faithful_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = LocalEmbedder(cache_dir=tmp_path / "other").embed(QUERY)
+    shipped = LocalEmbedder(shipped=True).embed(QUERY)
+    # as on a CPU without VNNI whose 16-bit sums saturate: the int8 graph disagrees
+    scores = iter([0.5, 0.995])
+    monkeypatch.setattr(LocalEmbedder, "_agreement", lambda self, a, b: next(scores))
+    cache = tmp_path / "cache"
+    careful = LocalEmbedder(cache_dir=cache).embed(QUERY)
+    assert next(scores, None) is None  # both int8 graphs were checked, the second kept
+    assert len(copies(cache)) == 1
+    assert not np.array_equal(careful, fast) and not np.array_equal(careful, shipped)
+    assert float(careful[0] @ shipped[0]) > 0.97
+    monkeypatch.undo()  # the kept graph is loaded as it is, not checked again
+    assert np.array_equal(LocalEmbedder(cache_dir=cache).embed(QUERY), careful)
+
+
+def test_when_no_int8_graph_is_faithful_the_shipped_graph_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embed, "FAITHFUL_COSINE", 1.01)
+    cache = tmp_path / "cache"
+    got = LocalEmbedder(cache_dir=cache).embed(QUERY)
+    assert np.allclose(got, LocalEmbedder(shipped=True).embed(QUERY), atol=1e-5)
+    assert len(copies(cache)) == 1
