@@ -201,6 +201,8 @@ def _in_process(rep: Report, n: int, data: str, repeat: int) -> None:
             value <= target if big else None,
             WHY["p50"],
         )
+    cpu50, cpu95 = (statistics.median(r[f] for r in runs) for f in ("p50_cpu_ms", "p95_cpu_ms"))
+    rep.add(f"  CPU time per query p50 / p95, {label}", f"{cpu50:.1f} / {cpu95:.1f} ms")
     rep.add(f"Memory.search first query (loads the model and indexes), {label}", f"{first:.2f} s")
     rep.add(f"  the second (HNSW of a kind of {FLAT_EXACT_ROWS // 1000}k+ rows starts loading); "
             f"the slowest of the 3rd-{SETTLING}th", f"{second:.2f} s; {settling:.0f} ms")

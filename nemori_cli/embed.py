@@ -301,8 +301,8 @@ class CachedEmbedder:
     def prefetch(self, texts: Sequence[str]) -> None:
         """Start embedding texts on a thread of their own; embed() of them waits for it.
 
-        A cold local model loads and runs a query in ~0.15 s of CPU, mostly outside the GIL:
-        started first, that overlaps the imports and index loads of a search.
+        A cold local model imports, loads and runs a query in ~0.2 s of CPU, much of it outside
+        the GIL: started first, that overlaps the imports and index loads of a search.
         """
         misses = [
             t for t in dict.fromkeys(texts) if t not in self._cache and t not in self._pending
