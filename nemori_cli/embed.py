@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -116,6 +116,7 @@ class LocalEmbedder:
         model_sha256: str = MODEL_SHA256,
         cache_dir: Path | None = None,
         shipped: bool = False,
+        on_build: Callable[[str], None] | None = None,
     ) -> None:
         self._model_path = model_path
         self._cache_dir = cache_dir  # where the fast graph is kept (embed_cache)
@@ -123,6 +124,7 @@ class LocalEmbedder:
         self._threads = threads or _cores()
         self._model_sha256 = model_sha256
         self._shipped = shipped
+        self._on_build = on_build  # told when the fast graph is built (a few seconds, once)
         self._session: Any = None
         self._workers: ThreadPoolExecutor | None = None
         self._tokenizer: Any = None
@@ -184,6 +186,8 @@ class LocalEmbedder:
 
     def _build(self, ort: Any, model_path: Path, copy: GraphCopy) -> Any:
         """Build the fastest graph whose vectors are faithful on this CPU, keep it, open it."""
+        if self._on_build is not None:
+            self._on_build("building the local model's fast graph (once; a few seconds)")
         shipped = _session(ort, model_path, ort_format=False)
         for kind in GRAPH_KINDS:
             scratch = copy.scratch()
@@ -328,11 +332,13 @@ def prefetch(embedder: Embedder, texts: Sequence[str]) -> None:
         embedder.prefetch(texts)
 
 
-def make_embedder(settings: Settings) -> CachedEmbedder:
+def make_embedder(
+    settings: Settings, note: Callable[[str], None] | None = None
+) -> CachedEmbedder:
     """Build the embedder the settings ask for: the local model unless embed_model is set."""
     name = (settings.embed_model or "").strip()
     if not name or name.lower() in LOCAL_ALIASES:
-        return CachedEmbedder(LocalEmbedder(cache_dir=model_cache_dir(settings)))
+        return CachedEmbedder(LocalEmbedder(cache_dir=model_cache_dir(settings), on_build=note))
     model = name.removeprefix("litellm:")
     return CachedEmbedder(
         LiteLLMEmbedder(

@@ -61,7 +61,7 @@ class Parts:
     @cached_property
     def embedder(self) -> Embedder:
         """The embedder the settings ask for (the local model by default)."""
-        return make_embedder(self.settings)
+        return make_embedder(self.settings, note=lambda text: self.progress.note(text))
 
     @cached_property
     def extractor(self) -> Extractor:

@@ -132,3 +132,11 @@ def test_when_no_int8_graph_is_faithful_the_shipped_graph_is_kept(
     got = LocalEmbedder(cache_dir=cache).embed(QUERY)
     assert np.allclose(got, LocalEmbedder(shipped=True).embed(QUERY), atol=1e-5)
     assert len(copies(cache)) == 1
+
+
+def test_the_build_is_told_once_and_a_kept_graph_says_nothing(tmp_path: Path) -> None:
+    told: list[str] = []
+    cache = tmp_path / "cache"
+    LocalEmbedder(cache_dir=cache, on_build=told.append).embed(QUERY)
+    LocalEmbedder(cache_dir=cache, on_build=told.append).embed(QUERY)
+    assert len(told) == 1 and "fast graph" in told[0]
