@@ -10,6 +10,7 @@ import locomo_round5
 import locomo_round7
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
+from md_table import LEVER_HEAD, md_table
 
 START, END = "<!-- locomo:start -->", "<!-- locomo:end -->"
 GROUPS = ("overall", *CATEGORIES.values())
@@ -94,8 +95,7 @@ ROUND3 = [
     "`bench/locomo_tune.py` replaying a store ingested with passages (before the fact changes,",
     "which touch retrieval little); the tables above are the final full run.",
     "",
-    "| lever | ev@1000 0-4 / 5-9 | multi-hop | open-domain | hit@5 / hit@10 | sess@5 | kept |",
-    "|---|---|---|---|---|---|---|",
+    *md_table(LEVER_HEAD, []),
     "| before (previous round, full run) | 0.835 / 0.815 | 0.606 | 0.553 | 0.767 / 0.854 | - | - |",
     "| passages over long messages, full-text BM25 | 0.843 / 0.812 | 0.610 | 0.580 | 0.768 / 0.858"
     " | 0.847 | yes |",
@@ -104,9 +104,7 @@ ROUND3 = [
     "Fourth round (issue 17), from a store ingested before the turn index, replayed with",
     "`bench/locomo_tune.py`, each lever alone, columns as above:",
     "",
-    "| lever | ev@1000 0-4 / 5-9 | multi-hop | open-domain | hit@5 / hit@10 | sess@5 | kept |",
-    "|---|---|---|---|---|---|---|",
-    *("| " + " | ".join(row) + " |" for row in ROUND4_ROWS),
+    *md_table(LEVER_HEAD, ROUND4_ROWS),
     "",
     "Every third list (feedback, turns) lifts hit@5 by 0.03-0.06 but, summed into RRF, makes",
     "episodes outscore facts, whose short texts carry multi-hop evidence within the budget;",
@@ -170,11 +168,6 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return out + ["| " + " | ".join(r) + " |" for r in rows]
-
-
 def markdown(results: dict[str, Any]) -> str:
     """The docs section (between the locomo markers)."""
     r = results["retrieval"]
@@ -227,7 +220,7 @@ def markdown(results: dict[str, Any]) -> str:
             [LABELS[s], *(f"{r[name][s][g]['ev@1000']:.3f}" for g in GROUPS if g in r[name][s])]
             for s in SYSTEMS
         ]
-        lines += [*_md_table(head, rows), ""]
+        lines += [*md_table(head, rows), ""]
     lines += [
         "### Session-level recall (issue 17)",
         "",
@@ -246,11 +239,11 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{r[name][s][g].get('sess@5', 0):.3f} / {r[name][s][g].get('sess@10', 0):.3f}"
                 for g in GROUPS if g in r[name][s]
             )])
-    lines += [*_md_table(head, rows), ""]
+    lines += [*md_table(head, rows), ""]
     if "all" in r:
         lines += ["### All metrics, all ten samples", ""]
         head = ["group", "system", "n", *METRICS]
-        lines += [*_md_table(head, _rows(r["all"])), ""]
+        lines += [*md_table(head, _rows(r["all"])), ""]
     lines += ["### Fact extraction against LoCoMo's observation facts", ""]
     lines += [
         "Recall: share of gold facts that some extracted (current) fact matches with cosine at or",
@@ -268,7 +261,7 @@ def markdown(results: dict[str, Any]) -> str:
                 + [f"{f[f'recall@{t}']:.3f}" for t in THRESHOLDS]
                 + [f"{f[f'precision@{t}']:.3f}" for t in THRESHOLDS]
             )
-    lines += [*_md_table(head, rows), ""]
+    lines += [*md_table(head, rows), ""]
     secs = results["seconds"]
     lines += [
         f"Ingest of all samples {secs['ingest']:.0f} s, search and scoring "

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-HEAD = "| lever | ev@1000 0-4 / 5-9 | multi-hop | open-domain | hit@5 / hit@10 | sess@5 | kept |"
+from md_table import LEVER_HEAD, md_table
+
 ROWS = [  # lever, ev@1000 0-4 / 5-9, multi-hop, open-domain, hit@5 / hit@10, sess@5, kept
     ("replay of the kept configuration (this round's start)", "0.844 / 0.818", "0.589",
      "0.570", "0.770 / 0.863", "0.846", "-"),
@@ -50,9 +51,7 @@ LINES = [
     "Fifth round (issue 17), replayed with `bench/locomo_tune.py` on a store ingested with the",
     "turn index, each lever alone unless said, columns as above:",
     "",
-    HEAD,
-    "|---|---|---|---|---|---|---|",
-    *("| " + " | ".join(row) + " |" for row in ROWS),
+    *md_table(LEVER_HEAD, ROWS),
     "",
     "The turn list's gain in hit@5 and its loss in multi-hop come from the same place: counted",
     "in full it puts episodes whose single turn holds the query's rare words on top, and pushes",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-HEAD = "| lever | ev@1000 0-4 / 5-9 | multi-hop | open-domain | hit@5 / hit@10 | sess@5 | kept |"
+from md_table import LEVER_HEAD, md_table
+
 ROWS = [  # lever, ev@1000 0-4 / 5-9, multi-hop, open-domain, hit@5 / hit@10, sess@5, kept
     ("replay of the kept configuration (this round's start)", "0.845 / 0.827", "0.588",
      "0.564", "0.836 / 0.875", "0.866", "-"),
@@ -74,9 +75,7 @@ LINES = [
     "open-domain 0.60: 0-4 is reached, held out (0.834), multi-hop (0.629) and open-domain",
     "(0.593) are not.",
     "",
-    HEAD,
-    "|---|---|---|---|---|---|---|",
-    *("| " + " | ".join(row) + " |" for row in ROWS + COMBINED),
+    *md_table(LEVER_HEAD, ROWS + COMBINED),
     "",
     "The second stage (a BM25 query of the question plus the rare words, names and numbers of",
     "the first hits that the question does not hold, rarity taken over the user's turns) and",
