@@ -188,27 +188,29 @@ class LocalEmbedder:
         """Build the fastest graph whose vectors are faithful on this CPU, keep it, open it."""
         if self._on_build is not None:
             self._on_build("building the local model's fast graph (once; a few seconds)")
-        shipped = _session(ort, model_path, ort_format=False)
+        reference = self._probe_vectors(_session(ort, model_path, ort_format=False))
         for kind in GRAPH_KINDS:
             scratch = copy.scratch()
             if scratch is None:
                 raise OSError("no writable dir for it")
             make_graph(model_path, scratch, kind)
             session = _session(ort, scratch)
-            if kind == GRAPH_KINDS[-1] or self._agreement(session, shipped) >= FAITHFUL_COSINE:
+            if kind == GRAPH_KINDS[-1] or self._agreement(session, reference) >= FAITHFUL_COSINE:
                 copy.commit(scratch)
                 return session
             scratch.unlink(missing_ok=True)
         raise AssertionError("the last graph kind is always kept")
 
-    def _agreement(self, session: Any, shipped: Any) -> float:
-        """The mean cosine between a session's vectors of PROBES and the shipped graph's."""
+    def _probe_vectors(self, session: Any) -> np.ndarray:
+        """A session's normalised vectors of PROBES."""
         import numpy as np
 
         ids = [enc.ids for enc in self._tokenizer.encode_batch(list(PROBES))]
-        ours = _normalise(np.vstack([_run(session, seq) for seq in ids]))
-        theirs = _normalise(np.vstack([_run(shipped, seq) for seq in ids]))
-        return float((ours * theirs).sum(axis=1).mean())
+        return _normalise(np.vstack([_run(session, seq) for seq in ids]))
+
+    def _agreement(self, session: Any, reference: np.ndarray) -> float:
+        """The mean cosine between a session's vectors of PROBES and the shipped graph's."""
+        return float((self._probe_vectors(session) * reference).sum(axis=1).mean())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed the texts: mean-pooled, L2-normalised rows in the order given."""

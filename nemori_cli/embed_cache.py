@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import logging
 import os
 import shutil
@@ -89,16 +90,14 @@ RECIPE = "dq3"  # names how make_graph builds the copy; a new recipe makes new c
 # The graphs make_graph can build, fastest first. On a CPU without VNNI, onnxruntime's int8
 # products can saturate 16-bit sums; 7-bit weights cannot. The last is the graph as shipped.
 GRAPH_KINDS = ("int8", "int8, 7-bit weights", "shipped")
-_PROCESS_DIR: list[Path] = []  # where copies go when there is no cache dir (one per process)
 
 
+@functools.cache
 def process_cache_dir() -> Path:
-    """A private temporary dir for this process's copies, removed when it exits."""
-    if not _PROCESS_DIR:
-        path = Path(tempfile.mkdtemp(prefix="nemori-model-"))
-        atexit.register(shutil.rmtree, path, ignore_errors=True)
-        _PROCESS_DIR.append(path)
-    return _PROCESS_DIR[0]
+    """A private temporary dir for this process's copies, removed at exit (no cache dir)."""
+    path = Path(tempfile.mkdtemp(prefix="nemori-model-"))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def make_graph(source: Path, out: Path, kind: str = GRAPH_KINDS[0]) -> None:
