@@ -39,7 +39,7 @@ def collect(
     memory: Any, samples: list[dict[str, Any]], split: list[int], every: int = 1
 ) -> list[dict[str, Any]]:
     """Search every n-th question in its own and in the next conversation of the split."""
-    from nemori_cli.search.relevance import features
+    from nemori_cli.search.relevance import features, hit_vectors
 
     rows = []
     for n, i in enumerate(split):
@@ -56,10 +56,10 @@ def collect(
                 qvec = memory.embedder.embed([question])[0]
                 eps = memory.repo(uid).episodes.lookup()
                 vecs = memory.vectors(uid).embeddings
+                hit_eps = [eps.get(h.id) if h.kind == "episode" else None for h in hits]
                 feats = [
-                    features(question, qvec, h, eps.get(h.id) if h.kind == "episode" else None,
-                             vecs)
-                    for h in hits
+                    features(question, qvec, h, v)
+                    for h, v in zip(hits, hit_vectors(hits, hit_eps, vecs), strict=True)
                 ]
                 rows.append({"sample": i, "category": cat, "target": label, "features": feats})
     return rows

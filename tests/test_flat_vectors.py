@@ -171,6 +171,20 @@ def test_a_long_running_reader_sees_what_another_process_wrote_since(
     assert server._chroma is None
 
 
+def test_a_long_running_reader_follows_each_new_generation_another_process_starts(
+    writer: mirrored.MirroredVectorIndex, settings: Settings
+) -> None:
+    server = reader(settings)
+    assert {r for r, _ in server.query("fact", unit(1), 10)} == {"a", "b", "c"}
+    for gen, rid in enumerate(["g", "h", "i"], start=2):  # each reset writes a new header
+        other = reader(settings)
+        other.reset("fact")
+        other.upsert("fact", [f"{rid}#0"], unit(1)[None, :], [rid], [{"record_id": rid}])
+        assert server.flat.header("fact").gen == gen  # type: ignore[union-attr]
+        assert [r for r, _ in server.query("fact", unit(1), 10)] == [rid]
+    assert server._chroma is None
+
+
 def test_a_delete_waits_for_chroma_without_showing_the_record_anywhere(
     writer: mirrored.MirroredVectorIndex, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -120,9 +120,12 @@ def refine(
     stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
     stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
 
+    ids = list(stored)  # one product for every stored vector, not one per document
+    products = (np.asarray([stored[d] for d in ids], dtype=np.float32) @ q) if ids else ()
+    sims = dict(zip(ids, [float(x) for x in products], strict=True))
+
     def sim(doc_id: str) -> float:
-        vec = stored.get(doc_id)
-        return float(np.asarray(vec, dtype=np.float32) @ q) if vec is not None else 0.0
+        return sims.get(doc_id, 0.0)
 
     def lexical(text: str) -> float:
         return sum(weights[t] for t in terms(text) if t in weights) / total if total else 0.0
@@ -175,21 +178,23 @@ def refine(
 
     diversity = params.diversity
 
-    def ranked(order: Sequence[SearchHit]) -> list[SearchHit]:
+    def ranked(order: Sequence[SearchHit], limit: int | None = None) -> list[SearchHit]:
         scored = [
-            (RRF_K / (RRF_K + rank) + match, replace(part, score=RRF_K / (RRF_K + rank) + match))
+            (RRF_K / (RRF_K + rank) + match, part)
             for rank, h in enumerate(order)
             for match, part in own[(h.kind, h.id)]
         ]
         scored.sort(key=lambda t: -t[0])
+        score = {id(part): s for s, part in scored}  # each part is scored once per ranking
         if diversity:
             scored = diversified(scored, diversity)
-        return without_repeats([h for _, h in scored])
+        kept = without_repeats([h for _, h in scored])[:limit]
+        return [replace(h, score=score[id(h)]) for h in kept]
 
     best = ranked(hits)
     if not lead or head < 1:
         return best
-    return without_repeats(ranked(lead)[:head] + best, also_episodes=True)
+    return without_repeats(ranked(lead, head) + best, also_episodes=True)
 
 
 def without_repeats(hits: Sequence[SearchHit], also_episodes: bool = False) -> list[SearchHit]:

@@ -61,17 +61,23 @@ def best_cosine(qvec: np.ndarray, vectors: Mapping[str, Any]) -> float:
     return max(sims, default=0.0)
 
 
+def hit_vectors(
+    hits: Sequence[SearchHit], eps: Sequence[Episode | None], vectors_of: VectorsOf | None
+) -> list[Mapping[str, Any]]:
+    """Each hit's stored vectors (see vector_ids), read with one call per kind."""
+    wanted = [vector_ids(h, ep) for h, ep in zip(hits, eps, strict=True)]
+    stored: dict[str, Mapping[str, Any]] = {}
+    for kind in dict.fromkeys(kd for kd, _ in wanted):
+        ids = [d for kd, ds in wanted if kd == kind for d in ds]
+        stored[kind] = vectors_of(kind, ids) if vectors_of else {}
+    return [{d: stored[kd][d] for d in ds if d in stored[kd]} for kd, ds in wanted]
+
+
 def features(
-    query: str,
-    qvec: np.ndarray,
-    hit: SearchHit,
-    episode: Episode | None,
-    vectors_of: VectorsOf | None,
+    query: str, qvec: np.ndarray, hit: SearchHit, vectors: Mapping[str, Any]
 ) -> tuple[float, float]:
-    """(best cosine, coverage) of one hit."""
-    kind, ids = vector_ids(hit, episode)
-    stored = vectors_of(kind, ids) if vectors_of else {}
-    return best_cosine(qvec, stored), coverage(query, f"{hit.title or ''}\n{hit.content}")
+    """(best cosine, coverage) of one hit, given its stored vectors."""
+    return best_cosine(qvec, vectors), coverage(query, f"{hit.title or ''}\n{hit.content}")
 
 
 def annotate(
@@ -82,10 +88,10 @@ def annotate(
     vectors_of: VectorsOf | None,
 ) -> list[SearchHit]:
     """Give each hit its relevance, its own identity and a snippet of what matched."""
+    eps = [episodes.get(h.id) if h.kind == "episode" else None for h in hits]
     out = []
-    for h in hits:
-        ep = episodes.get(h.id) if h.kind == "episode" else None
-        cos, cov = features(query, qvec, h, ep, vectors_of)
+    for h, ep, vectors in zip(hits, eps, hit_vectors(hits, eps, vectors_of), strict=True):
+        cos, cov = features(query, qvec, h, vectors)
         out.append(
             replace(
                 h,

@@ -71,7 +71,8 @@ class FlatView:
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
-        return {d: np.array(self.matrix[self.docs[d]]) for d in doc_ids if d in self.docs}
+        found = [d for d in doc_ids if d in self.docs]
+        return dict(zip(found, np.asarray(self.matrix[[self.docs[d] for d in found]]), strict=True))
 
     def bad_rows(self) -> int:
         """Live rows that are not finite unit vectors (bit rot, a torn page)."""
@@ -83,15 +84,25 @@ class FlatVectors:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        # the header last read per kind, by the stat of its file (a writer replaces the file)
+        self._headers: dict[str, tuple[tuple[int, int, int], Header]] = {}
 
     # --- reading ------------------------------------------------------------------------
 
     def header(self, kind: str) -> Header | None:
+        path = self.folder / f"{kind}.json"
         try:
-            raw = orjson.loads((self.folder / f"{kind}.json").read_bytes())
-            return Header(str(raw["model"]), int(raw["dim"]), int(raw["gen"]))
+            st = os.stat(path)
+            seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+            cached = self._headers.get(kind)
+            if cached is not None and cached[0] == seen:
+                return cached[1]
+            raw = orjson.loads(path.read_bytes())
+            head = Header(str(raw["model"]), int(raw["dim"]), int(raw["gen"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        self._headers[kind] = (seen, head)
+        return head
 
     def rows(self, kind: str, head: Header) -> int:
         """Rows written to the current generation, live or not (what a search multiplies)."""

@@ -76,7 +76,8 @@ class SnapView:
         import numpy as np
 
         rows = self.state.rows_of(doc_ids)
-        return {d: np.array(self.matrix[r]) for d, r in rows.items()}
+        block = np.asarray(self.matrix[list(rows.values())])  # one read of all the rows
+        return dict(zip(rows, block, strict=True))
 
     def bad_rows(self) -> int:
         """Live rows that are not finite unit vectors (bit rot, a torn page)."""
