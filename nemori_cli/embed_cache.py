@@ -5,7 +5,7 @@ runs in float32. Its fast graph quantises each product's input too (per text: ev
 run on its own) and multiplies in int8, about twice the speed on this kind of CPU, with
 vectors within cosine 0.99 of the graph as shipped. It is made once from the shipped file
 (whose sha256 was checked) into the cache dir, and trusted while that file and the copy keep
-their size and modification time; an ORT-format file also opens in half the time of the
+their size and modification time, on the CPU it was checked on; an ORT-format file also opens in half the time of the
 protobuf. The copy is derived: deleting it costs one rebuild of a few seconds.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import hashlib
 import logging
 import os
 import shutil
@@ -39,7 +40,7 @@ class GraphCopy:
         """Whether the copy was made from this very source file, as it is now, and is whole."""
         try:
             stamp = orjson.loads(self.stamp.read_bytes())
-            return stamp == {"source": identity(self.source), "copy": identity(self.path)}
+            return stamp == self.made_of()
         except (OSError, orjson.JSONDecodeError):
             return False
 
@@ -57,15 +58,17 @@ class GraphCopy:
         try:
             os.replace(written, self.path)
             tmp = self.stamp.with_name(f".{self.stamp.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(
-                orjson.dumps({"source": identity(self.source), "copy": identity(self.path)})
-            )
+            tmp.write_bytes(orjson.dumps(self.made_of()))
             os.replace(tmp, self.stamp)
         except OSError:
             self.discard()
         finally:
             with contextlib.suppress(OSError):
                 written.unlink(missing_ok=True)
+
+    def made_of(self) -> dict[str, object]:
+        """What the stamp must say: the source and copy as they are now, and this CPU."""
+        return {"source": identity(self.source), "copy": identity(self.path), "cpu": cpu_identity()}
 
     def discard(self) -> None:
         """Remove the copy and its stamp (an unreadable copy is made again next time)."""
@@ -78,6 +81,25 @@ def identity(path: Path) -> list[int | str]:
     """What a file is taken to be unchanged by: its resolved path, size and mtime."""
     st = path.stat()
     return [str(path.resolve()), st.st_size, st.st_mtime_ns]
+
+
+@functools.cache
+def cpu_identity() -> str:
+    """This CPU's model and instruction sets, hashed.
+
+    A copy was checked against the shipped graph on the CPU that built it; int8 kernels
+    differ by instruction set, so a cache dir shared with another machine builds anew.
+    """
+    described = os.uname().machine if hasattr(os, "uname") else os.environ.get(
+        "PROCESSOR_IDENTIFIER", ""
+    )
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+            if line.startswith(("model name", "flags", "Features")):
+                described += "\n" + line.split(":", 1)[-1].strip()
+            elif not line.strip() and "\n" in described:  # the first processor is enough
+                break
+    return hashlib.sha256(described.encode()).hexdigest()[:16]
 
 
 def graph_copy(source: Path, sha256: str, runtime_version: str, cache_dir: Path) -> GraphCopy:

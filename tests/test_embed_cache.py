@@ -140,3 +140,22 @@ def test_the_build_is_told_once_and_a_kept_graph_says_nothing(tmp_path: Path) ->
     LocalEmbedder(cache_dir=cache, on_build=told.append).embed(QUERY)
     LocalEmbedder(cache_dir=cache, on_build=told.append).embed(QUERY)
     assert len(told) == 1 and "fast graph" in told[0]
+
+
+def test_a_graph_built_on_another_cpu_is_built_again_here(
+    tmp_path: Path, model: Path, expected: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nemori_cli import embed_cache
+
+    cache = tmp_path / "cache"  # a cache dir shared with another machine (a synced home)
+    monkeypatch.setattr(embed_cache, "cpu_identity", lambda: "another cpu")
+    LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
+    monkeypatch.undo()
+    told: list[str] = []
+    here = LocalEmbedder(model_path=model, cache_dir=cache, on_build=told.append).embed(QUERY)
+    assert len(told) == 1  # checked against the shipped graph again, on this CPU
+    assert np.array_equal(here, expected)
+    assert len(copies(cache)) == 1
+    again: list[str] = []
+    LocalEmbedder(model_path=model, cache_dir=cache, on_build=again.append).embed(QUERY)
+    assert again == []
