@@ -12,22 +12,22 @@ WHY = {
     "snapshot. chromadb and bm25s are not imported by a search. What would help further: a "
     "saved id -> line offset index of the JSONL, a lighter import of Memory, or a long-running "
     "process (the MCP server) so nothing loads per query.",
-    "p50": "Two exact vector queries over the flat copy (memory-bound: every row is read, "
-    "~460 MB at 100k+100k), two BM25 queries, the refinement's vector lookups and the parse of "
-    "the candidate records. What would help: int8 rows with an exact rescoring of the top "
-    "candidates (numpy has no fast int8 matmul; onnxruntime's MatMulInteger would), or Chroma's "
-    "HNSW index in a long-running process.",
+    "p50": "Once Chroma's HNSW indexes are in, two HNSW queries (the kinds side by side on two "
+    "threads, ~3 ms), two BM25 queries and the turn list (~3 ms), the refinement (spans, "
+    "vector lookups, ~6 ms) and the parse of the candidate records. It is CPU-bound: another "
+    "process on the two cores shows in it at once. What would help: fewer candidates refined, "
+    "or the refinement's text scoring cached per record.",
     "facts_list_big": "Process start with Typer and rich (~0.25 s), then the saved order of the "
     "facts (ops/fact_order.py) is filtered and only the lines listed are read; --json parses "
     "and prints every fact (100k dicts: most of its time and memory).",
     "import": "See the stage shares: what is not embedding is parsing, segmentation, storage "
     "and the BM25 rebuild.",
     "locomo": "Embedding dominates: the local MiniLM reads every message once (about 290k "
-    "tokens for LoCoMo) at roughly 2-5k tokens/s on this 2-core machine, less when other "
-    "processes share it. What would get there: a smaller or distilled embedder, or an "
-    "embedding server/GPU (windows already reuse the message vectors).",
-    "peak": "onnxruntime's arena grows with rows x width^2 of a batch; batches are capped at "
-    "2048 tokens (it was 1.7 GB with 32 rows of 256 tokens).",
+    "tokens for LoCoMo) at roughly 10k tokens/s on its fast graph on this 2-core machine, "
+    "less when other processes share it. What would get there: a smaller or distilled "
+    "embedder, or an embedding server/GPU (windows already reuse the message vectors).",
+    "peak": "onnxruntime's arena grows with the length of a text; each text is run on its "
+    "own (it was 1.7 GB with 32 rows of 256 tokens in one batch).",
     "delete_cli": "Python start (~0.25 s), finding the fact's line among 100k, the JSONL "
     "rewrite (~0.35 s) and the bm25s mask; Chroma's delete waits for its next write (the flat "
     "copy and the JSONL drop the fact at once), so chromadb is not imported. What would help: "
