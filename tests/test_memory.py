@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +172,17 @@ def test_a_move_supersedes_where_the_user_lived_offline(data_dir: Path) -> None:
     assert berlin[0].id not in hidden and newer.id in hidden
     shown = mem.search("where does the user live", kind="fact", k=50, include_superseded=True)
     assert berlin[0].id in {h.id for h in shown}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_process_forked_after_a_search_can_search_too(tmp_path: Path, data_dir: Path) -> None:
+    Memory.open(data_dir=data_dir).ingest([str(write_chat(tmp_path / "a.json", FIRST + MORE))])
+    mem = Memory.open(data_dir=data_dir)  # a reader searches the flat copy (chromadb is not
+    # fork-safe: a writer's child must open its own Memory)
+    assert mem.search("cello", k=3)  # the parent's search threads exist now
+    pid = os.fork()  # as multiprocessing's default on Linux does after a script's search
+    if pid == 0:  # the child: a search must answer, not wait on a thread it does not have
+        signal.alarm(60)
+        os._exit(0 if mem.search("sister in Lyon", k=3) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

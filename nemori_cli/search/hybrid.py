@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -139,6 +140,10 @@ def nearest_each(
 def side_pool() -> ThreadPoolExecutor:
     """The thread a search runs its second vector query on."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nemori-search")
+
+
+if hasattr(os, "register_at_fork"):  # a forked child has none of its parent's threads
+    os.register_at_fork(after_in_child=side_pool.cache_clear)
 
 
 def lexical_hits(
