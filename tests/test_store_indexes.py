@@ -258,3 +258,56 @@ def test_bm25_survives_an_interrupted_swap(lexical: LexicalIndex, data_dir: Path
     fresh.rebuild(["x"], ["stock split"])
     assert fresh.query("stock", k=2)[0][0] == "x"
     assert sorted(p.name for p in folder.parent.iterdir()) == ["facts"]
+
+
+OTHER_PROCESS_WRITES = """
+import sys
+sys.path.insert(0, sys.argv[2])
+import numpy as np
+from fake_vectors import FakeEmbedder, unit
+from nemori_cli.config import Settings
+from nemori_cli.store.open_index import open_chroma
+from pathlib import Path
+ix = open_chroma(Settings(data_dir=Path(sys.argv[1])), "alice@example.com", FakeEmbedder())
+ix.upsert("fact", ["x#0", "y#0"], np.stack([unit(1), unit(0, 1)]), ["x", "y"],
+          [{"record_id": "x"}, {"record_id": "y"}])
+"""
+
+
+def test_a_collection_read_while_empty_is_read_again_after_another_process_wrote_to_it(
+    settings: Settings,
+) -> None:
+    import subprocess
+    import sys
+
+    here = open_chroma(settings, "alice@example.com", FakeEmbedder())
+    assert here.query("fact", unit(1), 5) == []  # this client has seen the collection empty
+    subprocess.run(  # an ingest in another process (it held the user's lock; now it is done)
+        [sys.executable, "-c", OTHER_PROCESS_WRITES, str(settings.data_dir),
+         str(Path(__file__).parent)],
+        check=True,
+    )
+    assert [r for r, _ in here.query("fact", unit(1), 5)] == ["x", "y"]
+    here.upsert("fact", ["z#0"], unit(1, 1)[None, :], ["z"], [{"record_id": "z"}])
+    assert here.count("fact") == 3
+
+
+def test_a_store_another_process_is_creating_at_the_same_instant_opens_once_it_is_made(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chromadb
+    from chromadb.errors import InternalError
+
+    real, calls = chromadb.PersistentClient, []
+
+    def racing(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:  # what chromadb says when the other process made the tables first
+            raise InternalError("error returned from database: (code: 1) table collections "
+                                "already exists")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(chromadb, "PersistentClient", racing)
+    ix = open_chroma(settings, "alice@example.com", FakeEmbedder())  # not a BrokenIndex
+    ix.upsert("fact", ["a#0"], unit(1)[None, :], ["a"], [{"record_id": "a"}])
+    assert [r for r, _ in ix.query("fact", unit(1), 5)] == ["a"] and len(calls) == 2

@@ -31,13 +31,28 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     @functools.wraps(method)
     def wrapper(self: ChromaVectorIndex, *args: Any, **kwargs: Any) -> _T:
         try:
-            return method(self, *args, **kwargs)
+            return on_fresh_client_if_stale(self, lambda: method(self, *args, **kwargs))
         except (NemoriError, TypeError, AttributeError, AssertionError):
             raise
         except Exception as exc:
             raise StoreError(f"vector index at {self.location}: {one_line(exc)}") from None
 
     return wrapper
+
+
+# chromadb 1.x: a client that read a collection while it was empty, before another process
+# wrote to it, fails on it from then on; a client opened afterwards reads it fine
+STALE_SEGMENT = "Error creating hnsw segment reader"
+
+
+def on_fresh_client_if_stale(index: ChromaVectorIndex, call: Callable[[], _T]) -> _T:
+    """call(), and once more on a client opened just now if this one has gone stale."""
+    try:
+        return call()
+    except Exception as exc:
+        if STALE_SEGMENT not in str(exc) or not index.reconnect():
+            raise
+    return call()
 
 
 # What SQLite and the OS say when a write finds no room or no permission to write
@@ -81,8 +96,17 @@ def _best_per_record(
 class ChromaVectorIndex:
     """A VectorIndex on any Chroma client (PersistentClient or HttpClient)."""
 
-    def __init__(self, client: Any, user_id: str, embedder: Embedder, *, location: str) -> None:
+    def __init__(
+        self,
+        client: Any,
+        user_id: str,
+        embedder: Embedder,
+        *,
+        location: str,
+        reopen: Callable[[], Any] | None = None,
+    ) -> None:
         self.client = client
+        self._reopen = reopen  # a fresh client on the same store (embedded Chroma)
         self.user_id = validate_user_id(user_id)
         self.embedder = embedder
         self.location = location
@@ -90,6 +114,15 @@ class ChromaVectorIndex:
         self._collections: dict[str, Any] = {}
         self._checked: set[str] = set()  # kinds whose collection matches the embedder
         self._batch: int | None = None
+
+    def reconnect(self) -> bool:
+        """Open a new client on the same store (False when there is none to open)."""
+        if self._reopen is None:
+            return False
+        self.client = self._reopen()
+        self._collections.clear()
+        self._batch = None
+        return True
 
     def _metadata(self, kind: str) -> dict[str, Any]:
         return {
@@ -315,11 +348,14 @@ class ChromaVectorIndex:
 
     def probe(self) -> None:
         """Read a little of each of the user's collections: BrokenIndex when that fails."""
-        try:
+        def read_each() -> None:
             for kind in KINDS:
                 coll = self._collection(kind, check=False)
                 coll.count()
                 coll.get(limit=1, include=["embeddings"])
+
+        try:
+            on_fresh_client_if_stale(self, read_each)  # a stale client is not a damaged store
         except NemoriError:
             raise
         except Exception as exc:

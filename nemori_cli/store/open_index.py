@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -60,6 +61,28 @@ def forget_chroma_clients() -> None:
         SharedSystemClient.clear_system_cache()
 
 
+# what a new Chroma store says when another process made its tables in the same instant
+CREATION_RACE = "already exists"
+
+
+def persistent_client(path: Path, chroma_settings: Any) -> Any:
+    """An embedded Chroma client, waiting out another process that is creating the store."""
+    import chromadb
+    from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_fixed
+
+    for attempt in Retrying(
+        retry=retry_if_exception(lambda exc: CREATION_RACE in str(exc)),
+        stop=stop_after_attempt(5),
+        wait=wait_fixed(0.2),
+        # a failed start stays in chromadb's per-path cache: the next try must not reuse it
+        before_sleep=lambda _: forget_chroma_clients(),
+        reraise=True,
+    ):
+        with attempt:
+            return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    raise AssertionError("unreachable: Retrying returns or reraises")
+
+
 def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaVectorIndex:
     """Open the user's Chroma collections: embedded under data_dir/chroma, or on the server."""
     import chromadb
@@ -69,8 +92,14 @@ def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaV
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     if settings.chroma_url is None:
         path = ensure_private_dir(settings.data_dir / "chroma")
+
+        def fresh_client() -> Any:
+            """A client of its own (chromadb shares one per path in a process)."""
+            forget_chroma_clients()
+            return persistent_client(path, chroma_settings)
+
         try:
-            client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+            client = persistent_client(path, chroma_settings)
         except Exception as exc:
             if is_disk_error(exc):  # a full disk: moving the index aside would not help
                 raise StoreError(
@@ -81,7 +110,9 @@ def open_chroma(settings: Settings, user_id: str, embedder: Embedder) -> ChromaV
                 "`nemori doctor --repair` moves it aside and rebuilds it",
                 one_line(exc),
             ) from None
-        return ChromaVectorIndex(client, user_id, embedder, location=str(path))
+        return ChromaVectorIndex(
+            client, user_id, embedder, location=str(path), reopen=fresh_client
+        )
 
     url = settings.chroma_url
     host, port, ssl = parse_url(url)
