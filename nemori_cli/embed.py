@@ -179,10 +179,8 @@ class LocalEmbedder:
             raise EmbeddingError(
                 "the local model needs onnx to build its fast graph: pip install onnx==1.23.2"
             ) from None
-        except OSError as exc:
-            raise EmbeddingError(
-                f"cannot build the local model's fast graph: {exc.strerror or exc}"
-            ) from None
+        except Exception:  # a full disk (onnxruntime says so in its own error classes): the
+            return _session(ort, model_path, ort_format=False)  # graph as shipped needs none
 
     def _build(self, ort: Any, model_path: Path, copy: GraphCopy) -> Any:
         """Build the fastest graph whose vectors are faithful on this CPU, keep it, open it."""
@@ -193,9 +191,16 @@ class LocalEmbedder:
             scratch = copy.scratch()
             if scratch is None:
                 raise OSError("no writable dir for it")
-            make_graph(model_path, scratch, kind)
-            session = _session(ort, scratch)
-            if kind == GRAPH_KINDS[-1] or self._agreement(session, reference) >= FAITHFUL_COSINE:
+            try:
+                make_graph(model_path, scratch, kind)
+                session = _session(ort, scratch)
+                faithful = kind == GRAPH_KINDS[-1] or (
+                    self._agreement(session, reference) >= FAITHFUL_COSINE
+                )
+            except BaseException:
+                scratch.unlink(missing_ok=True)  # a half-written graph is no one's
+                raise
+            if faithful:
                 copy.commit(scratch)
                 return session
             scratch.unlink(missing_ok=True)

@@ -4,9 +4,10 @@ The model ships with int8 weights that onnxruntime turns back into floats, so ev
 runs in float32. Its fast graph quantises each product's input too (per text: every text is
 run on its own) and multiplies in int8, about twice the speed on this kind of CPU, with
 vectors within cosine 0.99 of the graph as shipped. It is made once from the shipped file
-(whose sha256 was checked) into the cache dir, and trusted while that file and the copy keep
-their size and modification time, on the CPU it was checked on; an ORT-format file also opens in half the time of the
-protobuf. The copy is derived: deleting it costs one rebuild of a few seconds.
+(whose sha256 was checked) into the cache dir, one copy per CPU (each is checked on the CPU
+it runs on), and trusted while that file and the copy keep their size and modification time;
+an ORT-format file also opens in half the time of the protobuf. The copy is derived:
+deleting it costs one rebuild of a few seconds.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ class GraphCopy:
                 written.unlink(missing_ok=True)
 
     def made_of(self) -> dict[str, object]:
-        """What the stamp must say: the source and copy as they are now, and this CPU."""
-        return {"source": identity(self.source), "copy": identity(self.path), "cpu": cpu_identity()}
+        """What the stamp must say: the source and the copy as they are now."""
+        return {"source": identity(self.source), "copy": identity(self.path)}
 
     def discard(self) -> None:
         """Remove the copy and its stamp (an unreadable copy is made again next time)."""
@@ -88,7 +89,7 @@ def cpu_identity() -> str:
     """This CPU's model and instruction sets, hashed.
 
     A copy was checked against the shipped graph on the CPU that built it; int8 kernels
-    differ by instruction set, so a cache dir shared with another machine builds anew.
+    differ by instruction set, so each CPU that shares a cache dir has a copy of its own.
     """
     described = os.uname().machine if hasattr(os, "uname") else os.environ.get(
         "PROCESSOR_IDENTIFIER", ""
@@ -103,8 +104,9 @@ def cpu_identity() -> str:
 
 
 def graph_copy(source: Path, sha256: str, runtime_version: str, cache_dir: Path) -> GraphCopy:
-    """The fast graph of a model file for this onnxruntime version (the format follows it)."""
-    name = f"{source.stem}-{sha256[:16]}-{RECIPE}-ort{runtime_version}.ort"
+    """The fast graph of a model file for this onnxruntime version (the format follows it)
+    and this CPU (it was checked on it)."""
+    name = f"{source.stem}-{sha256[:16]}-{RECIPE}-ort{runtime_version}-{cpu_identity()}.ort"
     return GraphCopy(source, cache_dir / name)
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
+
+from store_check import child_environ
 
 from nemori_cli.cli.app import main
 
@@ -36,7 +37,7 @@ def cli(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def ingest_sample_chats(data_dir: Path, **env: str) -> dict[str, Any]:
     """Ingest sample_chats/ with `nemori` in a fresh process (NEMORI_* vars replaced by env);
     return its --json summary."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    clean = child_environ()
     clean["NEMORI_CONFIG"] = str(data_dir.parent / "no-config.toml")
     proc = subprocess.run(
         [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data_dir), "ingest",

@@ -14,10 +14,13 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CHATS = REPO / "sample_chats"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One cache dir for the whole run (the model's fast graph is built once, not per test)."""
-    return tmp_path_factory.mktemp("cache")
+    """One cache dir for the whole run (the model's fast graph is built once, not per test,
+    and never in the user's own cache), set before any session fixture runs nemori."""
+    path = tmp_path_factory.mktemp("cache")
+    os.environ["NEMORI_CACHE_DIR"] = str(path)
+    return path
 
 
 @pytest.fixture(autouse=True)

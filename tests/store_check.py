@@ -21,9 +21,18 @@ def nemori_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "nemori_cli.cli.app"]
 
 
+def child_environ() -> dict[str, str]:
+    """This environment less its NEMORI_* settings, but with the test run's model cache: the
+    fast graph is built once per run, and never in the user's own cache dir."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    if "NEMORI_CACHE_DIR" in os.environ:
+        env["NEMORI_CACHE_DIR"] = os.environ["NEMORI_CACHE_DIR"]
+    return env
+
+
 def cli_env(data_dir: Path, **extra: str) -> dict[str, str]:
     """A clean environment for a CLI process pointed at data_dir."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env = child_environ()
     env.update(
         NEMORI_DATA_DIR=str(data_dir),
         NEMORI_CONFIG=str(data_dir.parent / "no-config.toml"),

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from chroma_server import chroma_server_url, free_port  # noqa: F401  (the chroma_url fixture)
 from cli_runner import cli, ingest_sample_chats
+from store_check import child_environ
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
-
-
 
 
 def _client(url: str, **kwargs: str):  # type: ignore[no-untyped-def]
@@ -100,7 +99,7 @@ def test_the_database_setting_chooses_where_collections_go(
 
 def test_a_server_that_is_down_is_a_one_line_error_naming_the_url(served: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env = child_environ()
     env["NEMORI_CONFIG"] = os.environ["NEMORI_CONFIG"]  # the isolated one from conftest
     proc = subprocess.run(
         [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(served), "--chroma-url",

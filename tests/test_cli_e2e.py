@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import cli, ingest_sample_chats
+from store_check import child_environ
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
@@ -23,9 +24,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _clean_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    return child_environ()
 
 
 def test_search_hiking_returns_fact_and_episode_per_contract(ingested: Path) -> None:

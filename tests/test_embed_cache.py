@@ -142,7 +142,7 @@ def test_the_build_is_told_once_and_a_kept_graph_says_nothing(tmp_path: Path) ->
     assert len(told) == 1 and "fast graph" in told[0]
 
 
-def test_a_graph_built_on_another_cpu_is_built_again_here(
+def test_each_cpu_that_shares_a_cache_dir_builds_and_keeps_its_own_graph(
     tmp_path: Path, model: Path, expected: np.ndarray, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from nemori_cli import embed_cache
@@ -155,7 +155,25 @@ def test_a_graph_built_on_another_cpu_is_built_again_here(
     here = LocalEmbedder(model_path=model, cache_dir=cache, on_build=told.append).embed(QUERY)
     assert len(told) == 1  # checked against the shipped graph again, on this CPU
     assert np.array_equal(here, expected)
-    assert len(copies(cache)) == 1
-    again: list[str] = []
-    LocalEmbedder(model_path=model, cache_dir=cache, on_build=again.append).embed(QUERY)
-    assert again == []
+    assert len(copies(cache)) == 2  # the other machine's is left for it
+    for other in (True, False):  # and neither rebuilds the other's
+        if other:
+            monkeypatch.setattr(embed_cache, "cpu_identity", lambda: "another cpu")
+        again: list[str] = []
+        LocalEmbedder(model_path=model, cache_dir=cache, on_build=again.append).embed(QUERY)
+        assert again == []
+        monkeypatch.undo()
+
+
+def test_a_graph_that_cannot_be_written_leaves_the_model_as_shipped_and_no_litter(
+    tmp_path: Path, model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(source: Path, out: Path, kind: str = "") -> None:
+        out.write_bytes(b"half a graph")
+        raise RuntimeError("[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Protobuf serialization")
+
+    monkeypatch.setattr(embed, "make_graph", full_disk)
+    cache = tmp_path / "cache"
+    got = LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)  # no error
+    assert np.allclose(got, LocalEmbedder(shipped=True).embed(QUERY), atol=1e-5)
+    assert [p.name for p in cache.iterdir()] == []  # nothing half-written is left

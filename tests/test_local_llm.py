@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from local_llm_server import gemma3_file, llama_server, missing, smollm2_file
+from store_check import child_environ
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CHATS = REPO / "sample_chats"
@@ -61,7 +62,7 @@ def nemori(data: Path, base: str | None, alias: str, *args: str,
            bound: float) -> tuple[dict[str, Any], str, float]:
     """Run the CLI in its own process against the server (offline without base); return
     (--json output, stderr, seconds)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env = child_environ()
     env["NEMORI_CONFIG"] = str(data.parent / "no-config.toml")
     llm = ["--llm", f"openai/{alias}", "--llm-base-url", base] if base else []
     cmd = [sys.executable, "-m", "nemori_cli.cli.app", "--data-dir", str(data), *llm, *args,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -12,6 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
+from store_check import child_environ
 
 HIT_KEYS = {"kind", "id", "score", "content", "timestamp", "conversation_id", "message_ids",
             "episode_ids"}
@@ -30,7 +30,7 @@ CHAT = {
 
 def _server_env(folder: Path) -> dict[str, str]:
     """The environment without the caller's NEMORI_* settings or config file."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env = child_environ()
     env["NEMORI_CONFIG"] = str(folder / "no-config.toml")
     return env
 

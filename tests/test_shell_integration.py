@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import typer.main
+from store_check import child_environ
 
 from nemori_cli.cli.app import app
 
@@ -16,7 +17,7 @@ PROG = "import sys; from nemori_cli.cli.app import main; sys.argv[0] = 'nemori';
 
 def _complete(words: str, cword: int) -> list[str]:
     """Ask nemori's bash completion what completes the last of these words."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NEMORI_")}
+    env = child_environ()
     env.update(_NEMORI_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(cword))
     proc = subprocess.run([sys.executable, "-c", PROG], capture_output=True, text=True, env=env,
                           check=False, timeout=60)
