@@ -121,6 +121,9 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         ("Just a heads up for you - I took a creative writing class recently.", "Maria",
          ["Maria took a creative writing class recently."]),
         ("Mixed emotions are rough, but I have faith in you!", "Nate", []),
+        # a short "It ..." sentence says what the statement before it was like
+        ("I typically hold it for 30-60 seconds. It really helps with building strength!", "John",
+         ["John typically holds it for 30-60 seconds and it helps with building strength."]),
     ],
 )
 def test_chat_english_is_rewritten_as_a_plain_statement(
@@ -177,6 +180,16 @@ def test_an_intention_said_in_passing_gives_way_to_what_happened() -> None:
     )
     assert said(content, "Jon") == [
         "Jon repainted the old shed in the garden.", "Jon started a new job at the bakery."
+    ]
+
+
+def test_a_statement_about_someone_unnamed_gives_way_to_one_that_stands_alone() -> None:
+    content = (
+        "I picked them up from the old station downtown. I started a new job at the bakery. "
+        "I repainted the old wooden shed in the garden."
+    )
+    assert said(content, "Jon") == [
+        "Jon started a new job at the bakery.", "Jon repainted the old wooden shed in the garden."
     ]
 
 

@@ -1,7 +1,8 @@
-"""Clauses of offline facts: what a sentence says to its listener is cut off the rest.
+"""Clauses of offline facts: the part said to the listener cut off, a dangling "It..." joined.
 
 "I made a cake, maybe you'd like it" still says "I made a cake"; "Mixed emotions are rough,
 but I have faith in you" says nothing about its speaker once the part to the listener goes.
+"I hold it for a minute. It helps with balance." is one fact, not a fact and a riddle.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ _CLAUSE_BREAK = re.compile(r"(\s*[-–—]+\s+|,\s+|;\s+|:\s+)")
 _OWN_SUBJECT = re.compile(
     r"(?:and |but |so )?(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE
 )
+# a short sentence whose subject points back at the statement before it: "It helps a lot."
+_DANGLING = re.compile(r"^(?:it|it's|they|they're|that|that's)\b", re.IGNORECASE)
+MAX_DANGLING_WORDS = 12
+MAX_JOINED_WORDS = 20  # longer facts take more of a search's word budget
 
 
 def without_addressee(sentence: str) -> str:
@@ -38,3 +43,25 @@ def without_addressee(sentence: str) -> str:
     if not SPEAKER.search(text):
         return ""  # what is left says nothing about the speaker
     return text[:1].upper() + text[1:]
+
+
+
+def attach_dangling(sentences: list[str]) -> list[str]:
+    """Join a short sentence opening on "It" or "They" to the speaker's statement before it."""
+    out: list[str] = []
+    for sentence in sentences:
+        before = out[-1] if out else ""
+        if (
+            before
+            and _DANGLING.match(sentence)
+            and len(sentence.split()) <= MAX_DANGLING_WORDS
+            and len(sentence.split()) + len(before.split()) <= MAX_JOINED_WORDS
+            and SPEAKER.search(before)
+            and not SECOND_PERSON.search(sentence)
+            and not before.rstrip(" \"')").endswith("?")
+            and not sentence.rstrip(" \"')").endswith("?")
+        ):
+            out[-1] = f"{before.rstrip(' .!')} and {sentence[:1].lower()}{sentence[1:]}"
+        else:
+            out.append(sentence)
+    return out

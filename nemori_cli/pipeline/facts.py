@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
-from nemori_cli.pipeline.clauses import SECOND_PERSON, SPEAKER, without_addressee
+from nemori_cli.pipeline.clauses import (
+    SECOND_PERSON,
+    SPEAKER,
+    attach_dangling,
+    without_addressee,
+)
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.requests import self_statements
 from nemori_cli.pipeline.rewrite import (
@@ -53,6 +58,9 @@ _NO_FACT = re.compile(
     re.IGNORECASE,
 )
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
+# "he", "them": someone the sentence does not name, so the fact says less on its own
+_UNRESOLVED = re.compile(r"\b(?:he|she|him|her|they|them|they're)\b", re.IGNORECASE)
+PRONOUN_PENALTY = 1.0
 MAX_PER_MESSAGE = 2
 MIN_SCORE = 3.0
 # "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
@@ -138,6 +146,8 @@ def salience(sentence: str, category: str) -> float:
         score -= 1.0
     if _INTENT.search(sentence):
         score -= 1.0
+    if _UNRESOLVED.search(sentence):
+        score -= PRONOUN_PENALTY
     return score + {"user_profile": 1.5, "other": 0.0}.get(category, 0.5)
 
 
@@ -161,9 +171,8 @@ def statements(
     if not is_human(message):
         return []
     found: list[Statement] = []
-    clauses = [
-        c for s in split_sentences(message.content) for c in self_statements(s, to_assistant)
-    ]
+    sentences = attach_dangling(split_sentences(message.content))
+    clauses = [c for s in sentences for c in self_statements(s, to_assistant)]
     for raw in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()

@@ -244,7 +244,8 @@ _INTENSIFIER = re.compile(
     r"\b(?:really|super|totally|actually|definitely|honestly|literally|seriously|truly"
     r"|absolutely|kinda|sorta|pretty(?= (?:\w+(?:ly|ful|ous|ive|ing|ed)|good|cool|big|hard|tough"
     r"|great|nice|fun|busy|happy|sure)\b))\s+(?=\w)"
-    r"|\b(?P<verb>is|am|are|was|were|i'm|be|been|feel|felt|feels|looks|looked|seems|sounds)"
+    r"|\b(?P<verb>is|am|are|was|were|i'm|it's|that's|they're|we're|be|been|feel|felt|feels|looks"
+    r"|looked|seems|sounds)"
     r" so\s+(?=\w)(?![^,.;!?]*\bthat\b)",  # "so tired that I slept" keeps its "so"
     re.IGNORECASE,
 )
