@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import locomo_facts_round
+import locomo_facts_round8
 import locomo_round5
 import locomo_round7
 from docs_section import replace_section
@@ -119,6 +120,8 @@ ROUND3 = [
     *locomo_facts_round.LINES,
     "",
     *locomo_round7.LINES,
+    "",
+    *locomo_facts_round8.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

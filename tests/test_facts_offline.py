@@ -65,7 +65,7 @@ def local() -> LocalEmbedder:
         ("I taught myself to paint with watercolours.", "Jon",
          "Jon taught themself to paint with watercolours."),
         ("I really love painting landscapes by the lake.", "Mel",
-         "Mel really loves painting landscapes by the lake."),
+         "Mel loves painting landscapes by the lake."),
         ("I try to study Portuguese every day.", "Mel", "Mel tries to study Portuguese every day."),
         ("I watch football with my brother on Sundays.", "Mel",
          "Mel watches football with Mel's brother on Sundays."),
@@ -74,7 +74,7 @@ def local() -> LocalEmbedder:
         ("I'll start my new job at Kontor in November.", "Mel",
          "Mel will start Mel's new job at Kontor in November."),
         ("I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline",
-         "Caroline went to a LGBTQ support group on 7 May 2023 and it was so powerful."),
+         "Caroline went to a LGBTQ support group on 7 May 2023 and it was powerful."),
         ("Last week I finally finished my first marathon in Berlin.", "Jon",
          "In the week before 8 May 2023 Jon finally finished Jon's first marathon in Berlin."),
         ("Took a short trip to Rome last month to clear my mind.", "Jon",
@@ -110,6 +110,20 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         ("My brother and I both love hiking in the Alps.", "Nate",
          ["Nate's brother and Nate love hiking in the Alps."]),
         ("Been a few days since we talked about the trip.", "Nate", []),
+        # emphasis is not content; "so ... that" keeps its "so"
+        ("I'm so excited about my new puppy, she's super sweet.", "Maria",
+         ["Maria is excited about Maria's new puppy, she's sweet."]),
+        ("I was so tired after the marathon that I slept all day.", "Jon",
+         ["Jon was so tired after the marathon that Jon slept all day."]),
+        # the part said to the listener goes, the speaker's own clause stays
+        ("I also made a dairy-free chocolate cake last week, maybe you would like that!", "Nate",
+         ["Nate also made a dairy-free chocolate cake in the week before 8 May 2023."]),
+        ("Just a heads up for you - I took a creative writing class recently.", "Maria",
+         ["Maria took a creative writing class recently."]),
+        ("Mixed emotions are rough, but I have faith in you!", "Nate", []),
+        # a short "It ..." sentence says what the statement before it was like
+        ("I typically hold it for 30-60 seconds. It really helps with building strength!", "John",
+         ["John typically holds it for 30-60 seconds and it helps with building strength."]),
     ],
 )
 def test_chat_english_is_rewritten_as_a_plain_statement(
@@ -166,6 +180,16 @@ def test_an_intention_said_in_passing_gives_way_to_what_happened() -> None:
     )
     assert said(content, "Jon") == [
         "Jon repainted the old shed in the garden.", "Jon started a new job at the bakery."
+    ]
+
+
+def test_a_statement_about_someone_unnamed_gives_way_to_one_that_stands_alone() -> None:
+    content = (
+        "I picked them up from the old station downtown. I started a new job at the bakery. "
+        "I repainted the old wooden shed in the garden."
+    )
+    assert said(content, "Jon") == [
+        "Jon started a new job at the bakery.", "Jon repainted the old wooden shed in the garden."
     ]
 
 

@@ -8,9 +8,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.pipeline.clauses import (
+    SECOND_PERSON,
+    SPEAKER,
+    attach_dangling,
+    without_addressee,
+)
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.requests import self_statements
 from nemori_cli.pipeline.rewrite import (
+    drop_intensifiers,
     normalise_quotes,
     restore_subject,
     split_sentences,
@@ -50,14 +57,10 @@ _NO_FACT = re.compile(
     r"|(?:please|tell me|show me|help me|give me|remind me|thanks|thank you)\b)",
     re.IGNORECASE,
 )
-_SECOND_PERSON = re.compile(
-    r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
-)
-# The speaker as subject or owner; "us" or "ourselves" alone is usually a generic "we".
-_STRONG_FIRST = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
-)
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
+# "he", "them": someone the sentence does not name, so the fact says less on its own
+_UNRESOLVED = re.compile(r"\b(?:he|she|him|her|they|them|they're)\b", re.IGNORECASE)
+PRONOUN_PENALTY = 1.0
 MAX_PER_MESSAGE = 2
 MIN_SCORE = 3.0
 # "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
@@ -124,25 +127,27 @@ def content_words(sentence: str) -> list[str]:
 
 def qualifies(sentence: str) -> bool:
     """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
-    if not sentence or sentence.rstrip(" \"')").endswith("?") or not _STRONG_FIRST.search(sentence):
+    if not sentence or sentence.rstrip(" \"')").endswith("?") or not SPEAKER.search(sentence):
         return False
     if len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS:
         return False
     if _NO_FACT.match(sentence):
         return False
-    return not _SECOND_PERSON.search(sentence)
+    return not SECOND_PERSON.search(sentence)
 
 
 def salience(sentence: str, category: str) -> float:
     """Score how likely a qualifying sentence is a lasting fact about its speaker."""
     score = min(len(content_words(sentence)), 8) / 2
-    first = _STRONG_FIRST.search(sentence)
+    first = SPEAKER.search(sentence)
     if first and len(sentence[: first.start()].split()) <= 2:
         score += 1.0
     if _WEAK_START.match(sentence):
         score -= 1.0
     if _INTENT.search(sentence):
         score -= 1.0
+    if _UNRESOLVED.search(sentence):
+        score -= PRONOUN_PENALTY
     return score + {"user_profile": 1.5, "other": 0.0}.get(category, 0.5)
 
 
@@ -166,20 +171,20 @@ def statements(
     if not is_human(message):
         return []
     found: list[Statement] = []
-    clauses = [
-        c for s in split_sentences(message.content) for c in self_statements(s, to_assistant)
-    ]
+    sentences = attach_dangling(split_sentences(message.content))
+    clauses = [c for s in sentences for c in self_statements(s, to_assistant)]
     for raw in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
-        sentence = restore_subject(sentence)
+        sentence = restore_subject(without_addressee(sentence))
         if not qualifies(sentence):
             continue
         category, confidence = categorize(normalise_quotes(sentence))
         score = salience(sentence, category)
         if score < MIN_SCORE:
             continue
-        undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(sentence, message.name).strip())
+        spoken = drop_intensifiers(sentence)
+        undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
         text = replace_dates(undated, message.timestamp)
         text = re.sub(r"!+$", ".", text)
         if text[-1:] not in {".", "\""}:

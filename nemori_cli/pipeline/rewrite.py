@@ -239,6 +239,23 @@ class _Rewriter:
         return text[:1].upper() + text[1:]
 
 
+# words that make chat emphatic and say nothing of the fact: "I'm so excited", "really love"
+_INTENSIFIER = re.compile(
+    r"\b(?:really|super|totally|actually|definitely|honestly|literally|seriously|truly"
+    r"|absolutely|kinda|sorta|pretty(?= (?:\w+(?:ly|ful|ous|ive|ing|ed)|good|cool|big|hard|tough"
+    r"|great|nice|fun|busy|happy|sure)\b))\s+(?=\w)"
+    r"|\b(?P<verb>is|am|are|was|were|i'm|it's|that's|they're|we're|be|been|feel|felt|feels|looks"
+    r"|looked|seems|sounds)"
+    r" so\s+(?=\w)(?![^,.;!?]*\bthat\b)",  # "so tired that I slept" keeps its "so"
+    re.IGNORECASE,
+)
+
+
+def drop_intensifiers(sentence: str) -> str:
+    """Drop emphasis that chat adds and a fact does not need: "I'm so excited" -> "I'm excited"."""
+    return _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
+
+
 def to_third_person(sentence: str, subject: str | None) -> str:
     """Rewrite a first-person sentence about its speaker in the third person."""
     return _Rewriter(subject).rewrite(sentence)

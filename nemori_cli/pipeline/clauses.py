@@ -1,0 +1,67 @@
+"""Clauses of offline facts: the part said to the listener cut off, a dangling "It..." joined.
+
+"I made a cake, maybe you'd like it" still says "I made a cake"; "Mixed emotions are rough,
+but I have faith in you" says nothing about its speaker once the part to the listener goes.
+"I hold it for a minute. It helps with balance." is one fact, not a fact and a riddle.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The speaker as subject or owner; "us" or "ourselves" alone is usually a generic "we".
+SPEAKER = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
+)
+SECOND_PERSON = re.compile(
+    r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
+)
+# clause boundaries inside a sentence: a comma, a dash, a semicolon or a colon
+_CLAUSE_BREAK = re.compile(r"(\s*[-–—]+\s+|,\s+|;\s+|:\s+)")
+_OWN_SUBJECT = re.compile(
+    r"(?:and |but |so )?(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE
+)
+# a short sentence whose subject points back at the statement before it: "It helps a lot."
+_DANGLING = re.compile(r"^(?:it|it's|they|they're|that|that's)\b", re.IGNORECASE)
+MAX_DANGLING_WORDS = 12
+MAX_JOINED_WORDS = 20  # longer facts take more of a search's word budget
+
+
+def without_addressee(sentence: str) -> str:
+    """Drop the clauses said to the listener ("I made a cake, maybe you'd like it")."""
+    if not SECOND_PERSON.search(sentence):
+        return sentence
+    pieces = _CLAUSE_BREAK.split(sentence)
+    kept: list[str] = []
+    for i in range(0, len(pieces), 2):
+        # a later clause kept on its own must open with its own subject ("I", "my")
+        opens = i == 0 or kept or _OWN_SUBJECT.match(pieces[i])
+        if opens and not SECOND_PERSON.search(pieces[i]):
+            kept += [pieces[i - 1]] if kept and i else []
+            kept.append(pieces[i])
+    text = "".join(kept).strip(" ,;:-–—")
+    if not SPEAKER.search(text):
+        return ""  # what is left says nothing about the speaker
+    return text[:1].upper() + text[1:]
+
+
+
+def attach_dangling(sentences: list[str]) -> list[str]:
+    """Join a short sentence opening on "It" or "They" to the speaker's statement before it."""
+    out: list[str] = []
+    for sentence in sentences:
+        before = out[-1] if out else ""
+        if (
+            before
+            and _DANGLING.match(sentence)
+            and len(sentence.split()) <= MAX_DANGLING_WORDS
+            and len(sentence.split()) + len(before.split()) <= MAX_JOINED_WORDS
+            and SPEAKER.search(before)
+            and not SECOND_PERSON.search(sentence)
+            and not before.rstrip(" \"')").endswith("?")
+            and not sentence.rstrip(" \"')").endswith("?")
+        ):
+            out[-1] = f"{before.rstrip(' .!')} and {sentence[:1].lower()}{sentence[1:]}"
+        else:
+            out.append(sentence)
+    return out
