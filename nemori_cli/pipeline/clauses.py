@@ -45,7 +45,6 @@ def without_addressee(sentence: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-
 def attach_dangling(sentences: list[str]) -> list[str]:
     """Join a short sentence opening on "It" or "They" to the speaker's statement before it."""
     out: list[str] = []
