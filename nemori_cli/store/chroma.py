@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from nemori_cli.config import validate_user_id
 from nemori_cli.errors import BrokenIndex, EmbeddingMismatch, NemoriError, StoreError
 from nemori_cli.models import KINDS
 from nemori_cli.store.chroma_ef import chroma_embedding_function
+from nemori_cli.store.chroma_guard import guarded, is_disk_error, on_fresh_client_if_stale, one_line
 from nemori_cli.store.vector_index import collection_name, record_of
 from nemori_cli.store.where import can_match, chroma_where, matches
 
@@ -20,54 +20,8 @@ if TYPE_CHECKING:
 
     from nemori_cli.embed import Embedder
 
-_T = TypeVar("_T")
 _PAGE = 5000  # ids/metadatas fetched per call when listing a collection
 _DELETE_CHUNK = 500  # record ids per delete filter
-
-
-def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
-    """Turn a Chroma failure into a one-line StoreError naming where the index lives."""
-
-    @functools.wraps(method)
-    def wrapper(self: ChromaVectorIndex, *args: Any, **kwargs: Any) -> _T:
-        try:
-            return on_fresh_client_if_stale(self, lambda: method(self, *args, **kwargs))
-        except (NemoriError, TypeError, AttributeError, AssertionError):
-            raise
-        except Exception as exc:
-            raise StoreError(f"vector index at {self.location}: {one_line(exc)}") from None
-
-    return wrapper
-
-
-# chromadb 1.x: a client that read a collection while it was empty, before another process
-# wrote to it, fails on it from then on; a client opened afterwards reads it fine
-STALE_SEGMENT = "Error creating hnsw segment reader"
-
-
-def on_fresh_client_if_stale(index: ChromaVectorIndex, call: Callable[[], _T]) -> _T:
-    """call(), and once more on a client opened just now if this one has gone stale."""
-    try:
-        return call()
-    except Exception as exc:
-        if STALE_SEGMENT not in str(exc) or not index.reconnect():
-            raise
-    return call()
-
-
-# What SQLite and the OS say when a write finds no room or no permission to write
-DISK_ERRORS = ("disk I/O error", "disk is full", "File too large", "No space left", "readonly")
-
-
-def one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    line = f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
-    return f"{line} (is the disk full or read-only?)" if is_disk_error(exc) else line
-
-
-def is_disk_error(exc: BaseException) -> bool:
-    """Whether a failure is the disk's (full, read-only), not damage to what it holds."""
-    return any(word in str(exc) for word in DISK_ERRORS)
 
 
 def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
@@ -167,7 +121,7 @@ class ChromaVectorIndex:
                 self._batch = 1000
         return max(1, self._batch)
 
-    @_guarded
+    @guarded
     def upsert(
         self,
         kind: str,
@@ -197,7 +151,7 @@ class ChromaVectorIndex:
                 metadatas=metas[start:end],
             )
 
-    @_guarded
+    @guarded
     def query(
         self, kind: str, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]:
@@ -247,7 +201,7 @@ class ChromaVectorIndex:
                 return None
             want *= 2
 
-    @_guarded
+    @guarded
     def query_many(
         self, kind: str, embeddings: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[list[tuple[str, float]]]:
@@ -274,7 +228,7 @@ class ChromaVectorIndex:
                 out.append(self.query(kind, vectors[row], k, where))
         return out
 
-    @_guarded
+    @guarded
     def delete(self, kind: str, record_ids: Collection[str]) -> None:
         """Delete every document of these records."""
         ids = list(dict.fromkeys(record_ids))
@@ -285,7 +239,7 @@ class ChromaVectorIndex:
             chunk = ids[start : start + _DELETE_CHUNK]
             coll.delete(where={"record_id": {"$in": chunk}})
 
-    @_guarded
+    @guarded
     def record_ids(self, kind: str) -> set[str]:
         """Return the ids of the records that have at least one document."""
         coll = self._collection(kind, check=False)
@@ -299,7 +253,7 @@ class ChromaVectorIndex:
                 return out
             offset += _PAGE
 
-    @_guarded
+    @guarded
     def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
         """Return every document of this kind as doc id -> (text, metadata), for checks."""
         coll = self._collection(kind, check=False)
@@ -315,7 +269,7 @@ class ChromaVectorIndex:
                 return out
             offset += _PAGE
 
-    @_guarded
+    @guarded
     def embeddings(self, kind: str, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Return the stored vectors of these documents (doc id -> vector); missing ids left out."""
         if not doc_ids:
@@ -341,7 +295,7 @@ class ChromaVectorIndex:
                 return
             offset += _PAGE
 
-    @_guarded
+    @guarded
     def _page(self, kind: str, offset: int) -> Any:
         coll = self._collection(kind, check=False)
         return coll.get(include=["embeddings", "metadatas"], limit=_PAGE, offset=offset)
@@ -387,24 +341,24 @@ class ChromaVectorIndex:
     def sample_problem(self, kind: str, size: int = 64) -> str | None:
         return None
 
-    @_guarded
+    @guarded
     def count(self, kind: str) -> int:
         """Return the number of documents (vectors) of this kind."""
         return int(self._collection(kind, check=False).count())
 
-    @_guarded
+    @guarded
     def built_with(self, kind: str) -> tuple[str | None, int | None]:
         """Return the embed model id and dimension the collection was built with."""
         meta = self._collection(kind, check=False).metadata or {}
         return meta.get("embed_model"), meta.get("embed_dim")
 
-    @_guarded
+    @guarded
     def reset(self, kind: str) -> None:
         """Drop the collection and create it empty for the current embedder."""
         self._drop(kind)
         self._collection(kind)
 
-    @_guarded
+    @guarded
     def drop(self) -> None:
         """Delete this user's collections (for deleting the user)."""
         for kind in KINDS:

@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 
 from nemori_cli.config import validate_user_id
 from nemori_cli.errors import BrokenIndex, StoreError, UsageError
-from nemori_cli.store.chroma import ChromaVectorIndex, is_disk_error, one_line
+from nemori_cli.store.chroma import ChromaVectorIndex
+from nemori_cli.store.chroma_guard import is_disk_error, one_line
 from nemori_cli.store.files import ensure_private_dir
 from nemori_cli.store.flat import FlatVectors
 from nemori_cli.store.mirrored import MirroredVectorIndex
