@@ -84,8 +84,11 @@ def test_a_damaged_copy_is_made_again_and_the_vectors_stay_right(
         os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     again = LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY)
     assert np.array_equal(again, expected)
-    if damage == "truncated":  # made again at once
-        assert copies(cache)[0].stat().st_size == stat.st_size
+    if damage == "truncated":  # made again at once (onnxruntime's bytes may differ a little)
+        assert copies(cache)[0].stat().st_size > stat.st_size // 2
+        told: list[str] = []
+        LocalEmbedder(model_path=model, cache_dir=cache, on_build=told.append).embed(QUERY)
+        assert told == []  # and the new copy is whole: kept, not built once more
     assert np.array_equal(LocalEmbedder(model_path=model, cache_dir=cache).embed(QUERY), expected)
 
 
