@@ -28,9 +28,10 @@ SAMPLE_CHATS = REPO / "sample_chats"
 # Bounds: 2x what was measured on the shared 2-core machine at load average 2.2-3.8 (xllamacpp,
 # 1 thread): Gemma's ingest of sample_chats/ 360 s, SmolLM2's longest step ~150 s; the whole
 # tier 2 passed in 12 min (test 367 s + 351 s). Before these bounds a run could take tens of
-# minutes (issue 12: 4 of 10 episodes after 16 min).
+# minutes (issue 12: 4 of 10 episodes after 16 min). A step bound of 300 s failed CI once at
+# 307 s (--prediction-correction, a busy machine): steps have 3x their measured time.
 INGEST_SECONDS = 720.0
-STEP_SECONDS = 300.0
+STEP_SECONDS = 450.0
 
 pytestmark = [pytest.mark.local_llm, pytest.mark.slow]
 
