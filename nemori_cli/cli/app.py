@@ -12,19 +12,10 @@ import typer
 
 from nemori_cli import __version__
 from nemori_cli.cli import admin, ask, doctor, episodes, export, facts, ingest, mcp, search, users
+from nemori_cli.cli.argv import GLOBAL_OPTIONS
 from nemori_cli.cli.context import AppContext
 from nemori_cli.cli.render import error
 from nemori_cli.errors import NemoriError
-
-GLOBAL_OPTIONS = {  # option -> whether it takes a value; these work before or after the command
-    "--data-dir": True,
-    "--user": True,
-    "-u": True,
-    "--llm": True,
-    "--llm-base-url": True,
-    "--embed-model": True,
-    "--chroma-url": True,
-}
 
 APP_SETTINGS: dict[str, Any] = dict(
     name="nemori",
@@ -130,6 +121,7 @@ def main(argv: list[str] | None = None) -> Any:
         command = None  # help, a mistyped command, or shell completion: the whole app
     try:
         code = build(command)(args=args, standalone_mode=False, prog_name="nemori")
+        sys.stdout.flush()  # here, so that a full disk or a closed pipe is met below
     except KeyboardInterrupt as exc:
         error(str(exc) or "interrupted; what was saved is kept (run `nemori backfill` to finish)")
         sys.exit(130)

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+GLOBAL_OPTIONS = {  # option -> whether it takes a value; these work before or after the command
+    "--data-dir": True,
+    "--user": True,
+    "-u": True,
+    "--llm": True,
+    "--llm-base-url": True,
+    "--embed-model": True,
+    "--chroma-url": True,
+}
+
 
 def hoist(argv: Sequence[str], takes_value: Mapping[str, bool]) -> list[str]:
     """Move every global option (and its value) to the front, keeping their order.
@@ -32,8 +42,9 @@ def hoist(argv: Sequence[str], takes_value: Mapping[str, bool]) -> list[str]:
     return front + rest
 
 
-def command_of(argv: Sequence[str], takes_value: Mapping[str, bool]) -> str | None:
-    """The command word of a hoisted command line (None when an option or nothing comes first)."""
+def command_at(argv: Sequence[str], takes_value: Mapping[str, bool]) -> int | None:
+    """Where the command word of a hoisted command line is (None when an option or nothing
+    comes first)."""
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -41,5 +52,11 @@ def command_of(argv: Sequence[str], takes_value: Mapping[str, bool]) -> str | No
         if name in takes_value:
             i += 2 if takes_value[name] and "=" not in arg else 1
             continue
-        return None if arg.startswith("-") else arg
+        return None if arg.startswith("-") else i
     return None
+
+
+def command_of(argv: Sequence[str], takes_value: Mapping[str, bool]) -> str | None:
+    """The command word of a hoisted command line (None when an option or nothing comes first)."""
+    at = command_at(argv, takes_value)
+    return None if at is None else argv[at]
