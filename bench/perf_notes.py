@@ -6,12 +6,12 @@ WHY = {
     "facts_list": "Process start with Typer and rich (about 0.25 s) plus parsing every fact; "
     "listings over 500 rows now print as plain aligned text (rich renders about 1 ms a row). "
     "What would help: stream --json straight from the JSONL lines, a lighter CLI import.",
-    "cold_search": "What is left: Python with Typer and rich (~0.25 s), importing Memory's modules "
-    "(Typer itself imports pydantic), onnxruntime loading the model (~0.3 s, "
-    "overlapped with the index loads), the JSONL line index of both kinds and the flat copy's "
-    "snapshot. chromadb and bm25s are not imported by a search. What would help further: a "
-    "saved id -> line offset index of the JSONL, a lighter import of Memory, or a long-running "
-    "process (the MCP server) so nothing loads per query.",
+    "cold_search": "What is left: the command's own Python (Typer and rich, Memory's modules, "
+    "the BM25 matrices, the JSONL line index of both kinds, the flat copy's snapshot), with the "
+    "query embedded beside it by the helper process (the model's imports and load, ~0.25 s on "
+    "the other core). On a busy machine the helper waits for a core. What would help further: "
+    "a saved id -> line offset index of the JSONL, a lighter import of Memory, or a "
+    "long-running process (the MCP server) so nothing loads per query.",
     "p50": "Once Chroma's HNSW indexes are in, two HNSW queries (the kinds side by side on two "
     "threads, ~3 ms), two BM25 queries and the turn list (~3 ms), the refinement (spans, "
     "vector lookups, ~6 ms) and the parse of the candidate records. It is CPU-bound: another "

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 
     Job = Callable[[dict[str, Any]], "np.ndarray | None"]
 
+# a query takes the helper ~0.3 s; one that has not answered in this long is stuck
+ANSWER_SECONDS = 20.0
 MADE, FAILED = b"+", b"-"  # the first byte of the helper's answer: vectors follow, or none
 
 
@@ -74,8 +78,14 @@ class QueryWorker:
 
         want = 1 + count * dim * 4
         chunks, got = [], 0
+        deadline = time.monotonic() + ANSWER_SECONDS
         try:
             while got < want:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.answers], [], [], left)[0]:
+                    with contextlib.suppress(OSError):  # stuck: the command embeds itself
+                        os.kill(self.pid, signal.SIGKILL)
+                    return None
                 chunk = os.read(self.answers, want - got)
                 if not chunk:
                     return None

@@ -84,6 +84,32 @@ def test_a_helper_never_asked_ends_with_the_command(model_cache: Path) -> None:
     assert gone(pid)
 
 
+STUCK_SCRIPT = textwrap.dedent(
+    """
+    import time
+    from nemori_cli import embed_worker
+
+    embed_worker.ANSWER_SECONDS = 1.0
+    worker = embed_worker.start(lambda spec: time.sleep(120))
+    print(worker.pid, flush=True)
+    answer = worker.submit({"texts": ["q"]}, 1, 4, lambda: "embedded in-process")
+    print(answer.result(), flush=True)
+    """
+)
+
+
+def test_a_stuck_helper_is_ended_and_the_command_embeds_itself() -> None:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", STUCK_SCRIPT],
+        capture_output=True, text=True, env=child_environ(), timeout=60, check=True,
+    )
+    pid, result = done.stdout.splitlines()
+    assert result == "embedded in-process"
+    assert time.monotonic() - started < 30
+    assert gone(int(pid))
+
+
 def test_search_through_the_console_script_matches_in_process(sample_store: Path) -> None:
     """The installed `nemori` (helper, quick exit) prints what `main()` alone prints."""
     query = ["search", "what did we plan for the trip", "--json"]
