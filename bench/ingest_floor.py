@@ -43,27 +43,42 @@ def record(path: Path) -> None:
     LocalEmbedder.embed = embed  # type: ignore[method-assign]
 
 
-def replay(path: Path) -> dict[str, float]:
-    """Embed the recorded calls again with a fresh local model: wall and CPU seconds, counts."""
+def replay(path: Path, every: int | None = None) -> dict[str, float]:
+    """Embed the recorded calls again with a fresh local model: wall and CPU seconds, counts.
+
+    every=N (default: $BENCH_FLOOR_EVERY, else 1) replays one call in N and scales the times
+    by the characters of all calls over those replayed: a floor estimate in 1/N of the time.
+    """
+    import os
+
     from nemori_cli.embed import LocalEmbedder
 
+    every = max(1, every or int(os.environ.get("BENCH_FLOOR_EVERY", "1")))
     if "sink" in ORIGINAL:
         ORIGINAL["sink"].close()  # the replay's own calls must not be recorded
     embed = ORIGINAL.get("embed", LocalEmbedder.embed)  # without record's or a stage's wrapper
     model = LocalEmbedder()
     embed(model, ["warm up the session"])
-    calls = texts = chars = 0
-    wall, cpu = time.perf_counter(), cpu_s()
+    calls = texts = chars = replayed_chars = 0
+    wall = spent_cpu = 0.0
     with path.open("rb") as fh:
         for line in fh:
             batch = orjson.loads(line)
-            embed(model, batch)
+            size = sum(len(t) for t in batch)
+            if calls % every == 0:
+                t, cpu = time.perf_counter(), cpu_s()
+                embed(model, batch)
+                wall += time.perf_counter() - t
+                spent_cpu += cpu_s() - cpu
+                replayed_chars += size
             calls += 1
             texts += len(batch)
-            chars += sum(len(t) for t in batch)
+            chars += size
+    scale = chars / replayed_chars if replayed_chars else 1.0
     return {
-        "floor_s": time.perf_counter() - wall,
-        "floor_cpu_s": cpu_s() - cpu,
+        "floor_s": wall * scale,
+        "floor_cpu_s": spent_cpu * scale,
+        "floor_every": every,
         "embed_calls": calls,
         "embedded_texts": texts,
         "embedded_chars": chars,

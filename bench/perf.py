@@ -367,6 +367,12 @@ def main() -> None:
         default=0,
         help="also ingest a generated ChatGPT export of this size (--no-facts) with its floor",
     )
+    ap.add_argument(
+        "--floor-every",
+        type=int,
+        default=1,
+        help="the import's floor from one embed call in N, scaled by characters (default: all)",
+    )
     ap.add_argument("--repeat", type=int, default=5, help="runs per timing (median)")
     ap.add_argument("--ingest-runs", type=int, default=1, help="LoCoMo ingest runs (median)")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the cached stores")
@@ -386,6 +392,7 @@ def main() -> None:
         for n in (10_000, 100_000):
             synth_store.cached_store(n, rebuild=True)
     compile_package()
+    os.environ["BENCH_FLOOR_EVERY"] = str(args.floor_every)  # read by the import's child
     rep = Report()
     print(f"nemori perf: {os.cpu_count()} cores; stores cached in {synth_store.CACHE_ROOT}")
     for item in only:

@@ -32,8 +32,10 @@ def import_row(rep: Any, megabytes: int, r: dict[str, Any]) -> None:
         WHY["import"],
     )
     rep.add(f"  {r['messages']} messages / s", f"{r['messages'] / secs:.0f}")
+    every = r.get("floor_every", 1)
+    sampled = f" (1 call in {every} replayed, scaled by characters)" if every > 1 else ""
     rep.add(
-        f"  floor: the local model alone on its {r['embedded_texts']} texts",
+        f"  floor: the local model alone on its {r['embedded_texts']} texts{sampled}",
         f"{floor:.0f} s",
     )
     rep.add(
