@@ -9,6 +9,7 @@ import locomo_facts_round
 import locomo_facts_round8
 import locomo_round5
 import locomo_round7
+import locomo_round9
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -122,6 +123,8 @@ ROUND3 = [
     *locomo_round7.LINES,
     "",
     *locomo_facts_round8.LINES,
+    "",
+    *locomo_round9.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
