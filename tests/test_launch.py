@@ -165,3 +165,13 @@ def test_words_of_finds_the_command_wherever_the_global_options_are(
     argv: list[str], words: tuple[str | None, str | None]
 ) -> None:
     assert words_of(argv) == words
+
+
+def test_the_groups_launch_knows_are_the_apps() -> None:
+    """launch.GROUPS is written out (the app's modules import Typer); it must not drift."""
+    from nemori_cli.cli.app import build
+    from nemori_cli.cli.launch import GROUPS
+
+    groups = {g.name for g in build().registered_groups}
+    assert set(GROUPS) == groups
+
