@@ -110,6 +110,9 @@ def child_locomo(data_dir: str, conv_dir: str) -> dict[str, Any]:
     import stages
 
     from nemori_cli.memory import Memory
+    from nemori_cli.native_memory import limit_arenas
+
+    limit_arenas()  # as the console script does for a writing command
 
     texts = Path(data_dir + "-embedded.jsonl")
     ingest_floor.record(texts)
@@ -144,6 +147,9 @@ def child_ingest(data_dir: str, facts: str, *paths: str) -> dict[str, Any]:
     import stages
 
     from nemori_cli.memory import Memory
+    from nemori_cli.native_memory import limit_arenas
+
+    limit_arenas()  # as the console script does for a writing command
 
     texts = Path(data_dir + "-embedded.jsonl")
     ingest_floor.record(texts)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, Kind
+from nemori_cli.native_memory import release_free_memory
 from nemori_cli.pipeline.episodes import message_cap
 from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages
 from nemori_cli.pipeline.segment import embed_text
@@ -182,5 +183,6 @@ def index_records(
         else:
             docs = fact_docs(chunk, embedder.embed([r.content for r in chunk]))  # type: ignore[arg-type]
         vectors.upsert(kind, docs.ids, docs.vectors, docs.documents, docs.metadatas)
+        release_free_memory()
         if advance is not None:
             advance(len(chunk))

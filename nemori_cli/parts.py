@@ -197,14 +197,15 @@ class Parts:
         from nemori_cli.indexing import lexical_text, turn_docs
 
         table = self.repo(user).episodes if kind == "episode" else self.repo(user).facts
+        # ids first, then the JSONL again for each index's texts (a record parsed at a time):
+        # an archive's words are never all held at once, only one index's tokens of them
         ids: list[str] = []
-        texts: list[str] = []
-        turns: list[tuple[str, str]] = []
-        for record in table.stream():  # one record parsed at a time: archives can be large
+        turn_ids: list[str] = []
+        for record in table.stream():
             ids.append(record.id)
-            texts.append(lexical_text(record))
             if isinstance(record, Episode):
-                turns.extend(turn_docs(record))
-        self.lexical(kind, user).rebuild(ids, texts)
+                turn_ids.extend(doc_id for doc_id, _ in turn_docs(record))
+        self.lexical(kind, user).rebuild(ids, (lexical_text(r) for r in table.stream()))
         if kind == "episode":
-            self.turns(user).rebuild([d for d, _ in turns], [t for _, t in turns])
+            turns = (text for ep in table.stream() for _, text in turn_docs(ep))  # type: ignore[arg-type]
+            self.turns(user).rebuild(turn_ids, turns)

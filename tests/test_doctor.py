@@ -187,3 +187,26 @@ def test_human_output_names_the_problem_and_the_fix(store: Path) -> None:
     code, out, _ = cli("doctor")
     assert code == 1
     assert "lexical index (bm25s)" in out and "nemori doctor --repair" in out
+
+
+def test_a_record_whose_text_changed_under_its_id_is_found_and_reindexed(store: Path) -> None:
+    facts = user_file(store, "facts")
+    lines = facts.read_bytes().splitlines()
+    fact = orjson.loads(lines[0])
+    fact["content"] = "The user collects vintage typewriters."
+    facts.write_bytes(b"\n".join([orjson.dumps(fact), *lines[1:]]) + b"\n")
+    code, report = doctor()
+    assert code == 1 and "out of date" in report["users"][0]["problems"][0]["detail"]
+    assert doctor("--repair")[0] == 0 and doctor()[0] == 0
+    code, text, err = cli("search", "typewriters", "--kind", "fact", "--json", "-k", "1")
+    assert code == 0 and json.loads(text)[0]["id"] == fact["id"], err
+
+
+def test_chroma_keeps_a_digest_of_each_text_not_the_text(store: Path) -> None:
+    import chromadb
+
+    client = chromadb.PersistentClient(path=str(store / "chroma"))
+    for coll in client.list_collections():
+        got = client.get_collection(coll.name).get(include=["documents", "metadatas"])
+        assert got["ids"] and not any(got["documents"])
+        assert all(len(m["nemori_text"]) == 24 for m in got["metadatas"])

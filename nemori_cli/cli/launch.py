@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from nemori_cli.cli.argv import GLOBAL_OPTIONS, command_at, hoist
 
 HELPED = ("search", "ask")  # the commands that embed a query first thing
+WRITERS = ("ingest", "reindex", "backfill", "doctor", "mcp")  # commands that may embed a lot
 GROUPS = ("facts", "episodes", "users", "config")  # the commands that take a subcommand
 # (command, subcommand) pairs that write nothing (an index repair they trigger is done and
 # synced before they return)
@@ -46,6 +47,10 @@ def run(argv: Sequence[str] | None = None) -> None:
         from nemori_cli import embed, embed_worker
 
         embed_worker.start(embed.helper_job)
+    elif command in WRITERS:
+        from nemori_cli.native_memory import limit_arenas
+
+        limit_arenas()  # before the model's and Chroma's threads start
     from nemori_cli.cli.app import main
 
     try:

@@ -10,6 +10,7 @@ from nemori_cli.indexing import episode_texts, index_records, turn_docs, turn_ep
 from nemori_cli.models import KINDS, Episode, Fact, Kind
 from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
+from nemori_cli.store.vector_index import text_digest
 
 
 @dataclass
@@ -20,7 +21,7 @@ class Drift:
     mismatch: str | None = None  # the vector index was built with another embedder
     missing: set[str] = field(default_factory=set)  # in JSONL, not in Chroma
     extra: set[str] = field(default_factory=set)  # in Chroma, not in JSONL
-    stale: set[str] = field(default_factory=set)  # in both, but Chroma holds other text
+    stale: set[str] = field(default_factory=set)  # in both, but Chroma indexed other text
     lexical_missing: set[str] = field(default_factory=set)
     lexical_extra: set[str] = field(default_factory=set)
     lexical_duplicates: int = 0
@@ -65,15 +66,15 @@ def _ids(label: str, ids: set[str]) -> str:
 
 
 def _expected_docs(kind: Kind, records: Sequence[Episode | Fact]) -> dict[str, dict[str, str]]:
-    """record id -> {doc id: text} that a fresh index would hold (texts only, no embedding)."""
+    """record id -> {doc id: text_digest of its text} that a fresh index would hold."""
     out: dict[str, dict[str, str]] = {r.id: {} for r in records}
     if kind == "fact":
         for r in records:
-            out[r.id][r.id] = r.content
+            out[r.id][r.id] = text_digest(r.content)
         return out
     docs = episode_texts(records)  # type: ignore[arg-type]
     for doc_id, text, meta in zip(docs.ids, docs.documents, docs.metadatas, strict=True):
-        out[meta["record_id"]][doc_id] = text
+        out[meta["record_id"]][doc_id] = text_digest(text)
     return out
 
 

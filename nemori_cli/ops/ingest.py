@@ -12,6 +12,7 @@ from nemori_cli.errors import NemoriError
 from nemori_cli.importers import Source, expand_paths, open_source
 from nemori_cli.indexing import episode_docs, fact_docs, index_records
 from nemori_cli.models import Conversation, Episode, Fact
+from nemori_cli.native_memory import release_free_memory
 from nemori_cli.ops.delete import delete_facts
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.ops.export import is_export, restore_file
@@ -196,6 +197,7 @@ class IngestRun:
             )
         if self.with_facts:
             self.extract(episodes)
+        release_free_memory()  # what the batch's parsing, embedding and upserts freed
 
     # --- facts -----------------------------------------------------------------------
 

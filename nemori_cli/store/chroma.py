@@ -12,7 +12,7 @@ from nemori_cli.errors import BrokenIndex, EmbeddingMismatch, NemoriError, Store
 from nemori_cli.models import KINDS
 from nemori_cli.store.chroma_ef import chroma_embedding_function
 from nemori_cli.store.chroma_guard import guarded, is_disk_error, on_fresh_client_if_stale, one_line
-from nemori_cli.store.vector_index import collection_name, record_of
+from nemori_cli.store.vector_index import collection_name, record_of, text_digest
 from nemori_cli.store.where import can_match, chroma_where, matches
 
 if TYPE_CHECKING:
@@ -22,12 +22,24 @@ if TYPE_CHECKING:
 
 _PAGE = 5000  # ids/metadatas fetched per call when listing a collection
 _DELETE_CHUNK = 500  # record ids per delete filter
+# Chroma keeps a digest of each document's text, not the text: the JSONL holds the text, and
+# Chroma's full-text index of documents cost a third of every upsert and most of its disk.
+DIGEST_KEY = "nemori_text"
+# rows per upsert call: Chroma's own maximum (5,461) doubled the memory a call briefly takes
+UPSERT_ROWS = 2000
 
 
-def _clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+def _clean_metadata(meta: dict[str, Any], text: str) -> dict[str, Any]:
     if "record_id" not in meta:
         raise ValueError("vector metadata must include record_id")
-    return {k: v for k, v in meta.items() if v is not None}
+    return {**{k: v for k, v in meta.items() if v is not None}, DIGEST_KEY: text_digest(text)}
+
+
+def _public(meta: Any) -> dict[str, Any]:
+    """A document's metadata as nemori wrote it (without the digest Chroma keeps beside it)."""
+    out = dict(meta or {})
+    out.pop(DIGEST_KEY, None)
+    return out
 
 
 def _best_per_record(
@@ -140,15 +152,12 @@ class ChromaVectorIndex:
         if n == 0:
             return
         coll = self._collection(kind)
-        metas = [_clean_metadata(m) for m in metadatas]
-        step = self._max_batch()
+        metas = [_clean_metadata(m, t) for m, t in zip(metadatas, documents, strict=True)]
+        step = min(self._max_batch(), UPSERT_ROWS)
         for start in range(0, n, step):
             end = start + step
             coll.upsert(
-                ids=list(doc_ids[start:end]),
-                embeddings=vectors[start:end],
-                documents=list(documents[start:end]),
-                metadatas=metas[start:end],
+                ids=list(doc_ids[start:end]), embeddings=vectors[start:end], metadatas=metas[start:end]
             )
 
     @guarded
@@ -255,7 +264,8 @@ class ChromaVectorIndex:
 
     @guarded
     def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Return every document of this kind as doc id -> (text, metadata), for checks."""
+        """Every document of this kind as doc id -> (digest of its text, metadata), for checks;
+        a store written before digests has the text itself."""
         coll = self._collection(kind, check=False)
         out: dict[str, tuple[str, dict[str, Any]]] = {}
         offset = 0
@@ -264,7 +274,8 @@ class ChromaVectorIndex:
             docs = page["documents"] or [None] * len(page["ids"])
             metas = page["metadatas"] or [None] * len(page["ids"])
             for doc_id, doc, meta in zip(page["ids"], docs, metas, strict=True):
-                out[str(doc_id)] = (doc or "", dict(meta or {}))
+                digest = (meta or {}).get(DIGEST_KEY) or text_digest(doc or "")
+                out[str(doc_id)] = (str(digest), _public(meta))
             if len(page["ids"]) < _PAGE:
                 return out
             offset += _PAGE
@@ -290,7 +301,7 @@ class ChromaVectorIndex:
             ids = [str(i) for i in page["ids"]]
             if ids:
                 vectors = np.asarray(page["embeddings"], dtype=np.float32)
-                yield ids, vectors, [dict(m or {}) for m in page["metadatas"]]
+                yield ids, vectors, [_public(m) for m in page["metadatas"]]
             if len(ids) < _PAGE:
                 return
             offset += _PAGE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ def _bm25s() -> Any:
     return bm25s
 
 
-def _tokenize(texts: list[str], *, return_ids: bool) -> Any:
+def _tokenize(texts: Iterable[str], *, return_ids: bool) -> Any:
     return _bm25s().tokenize(
         texts, stopwords="en", stemmer=stemmer(), return_ids=return_ids, show_progress=False
     )
@@ -52,14 +52,17 @@ class LexicalIndex:
     def _old(self) -> Path:
         return self.folder.with_name(self.folder.name + ".old")
 
-    def rebuild(self, doc_ids: Sequence[str], texts: Sequence[str]) -> None:
-        """Index these documents, replacing the previous index; an empty corpus removes it."""
-        if len(doc_ids) != len(texts):
-            raise ValueError("doc_ids and texts differ in length")
+    def rebuild(self, doc_ids: Sequence[str], texts: Iterable[str]) -> None:
+        """Index these documents, replacing the previous index; an empty corpus removes it.
+
+        texts may be a generator (an archive's words need not all be held at once).
+        """
         bm25s = _bm25s()
 
-        tokens = _tokenize([t or "" for t in texts], return_ids=True) if texts else None
-        if tokens is None or not tokens.vocab:
+        tokens = _tokenize((t or "" for t in texts), return_ids=True)
+        if len(tokens.ids) != len(doc_ids):
+            raise ValueError("doc_ids and texts differ in length")
+        if not doc_ids or not tokens.vocab:
             self._remove()
             return
         retriever = bm25s.BM25()
@@ -76,9 +79,10 @@ class LexicalIndex:
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             raise StoreError(f"{self.folder}: cannot save the BM25 index: {exc}") from None
-        self._retriever, self._doc_ids = retriever, list(doc_ids)
-        self._set_deleted(set())
-        self._stamp = self._current_stamp()
+        # the next query maps the saved build (as every search does) instead of this one holding
+        # its matrices: an ingest rebuilds the next index while this one would stay in memory
+        self._retriever, self._doc_ids, self._stamp = None, [], None
+        self._deleted, self._mask = set(), None
 
     def _swap_in(self, tmp: Path) -> None:
         # A folder cannot be os.replace'd onto a non-empty one: move the old aside first.

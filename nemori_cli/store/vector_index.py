@@ -36,7 +36,9 @@ class VectorIndex(Protocol):
 
     def record_ids(self, kind: str) -> set[str]: ...
 
-    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]: ...
+    def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Every document of a kind: doc id -> (text_digest of its text, metadata)."""
+        ...
 
     def built_with(self, kind: str) -> tuple[str | None, int | None]: ...
 
@@ -63,6 +65,11 @@ def collection_name(user_id: str, kind: str) -> str:
     """Chroma collection name for a user and kind (Chroma allows only [a-zA-Z0-9._-])."""
     digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
     return f"nemori-{digest}-{kind}"
+
+
+def text_digest(text: str) -> str:
+    """What an index keeps of a document's text: enough for doctor to see that it changed."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
 def record_of(doc_id: str) -> str:
