@@ -29,6 +29,11 @@ def _glibc() -> Any:
     return libc
 
 
+def on_glibc() -> bool:
+    """Whether this process's malloc is glibc's (the only one these calls change)."""
+    return _glibc() is not None
+
+
 M_ARENA_MAX = -8  # mallopt's parameter number in glibc's malloc.h
 WRITER_ARENAS = 2
 

@@ -210,3 +210,30 @@ def test_chroma_keeps_a_digest_of_each_text_not_the_text(store: Path) -> None:
         got = client.get_collection(coll.name).get(include=["documents", "metadatas"])
         assert got["ids"] and not any(got["documents"])
         assert all(len(m["nemori_text"]) == 24 for m in got["metadatas"])
+
+
+def test_a_store_whose_chroma_holds_texts_is_checked_by_them(store: Path) -> None:
+    """Stores written before the digests keep each text in Chroma: doctor reads those."""
+    import chromadb
+
+    client = chromadb.PersistentClient(path=str(store / "chroma"))
+    for coll in client.list_collections():
+        coll = client.get_collection(coll.name)
+        got = coll.get(include=["embeddings", "metadatas"])
+        facts = {
+            r["id"]: r["content"]
+            for r in map(orjson.loads, user_file(store, "facts").read_bytes().splitlines())
+        }
+        if coll.name.endswith("-fact"):
+            metas = [{k: v for k, v in m.items() if k != "nemori_text"} for m in got["metadatas"]]
+            texts = [facts[m["record_id"]] for m in metas]
+            texts[0] = "An older text this fact no longer has."
+            coll.delete(ids=got["ids"])  # an upsert would keep the digests beside the texts
+            coll.add(ids=got["ids"], embeddings=got["embeddings"], metadatas=metas, documents=texts)
+    from chromadb.api.client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()
+    code, report = doctor()
+    assert code == 1
+    assert [p["detail"].count("out of date") for p in report["users"][0]["problems"]] == [1]
+    assert doctor("--repair")[0] == 0 and doctor()[0] == 0
