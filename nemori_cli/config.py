@@ -75,6 +75,18 @@ def default_data_dir() -> Path:
     return user_data_path(APP_NAME, appauthor=False)
 
 
+# what embed_model may say for the local model (compared lower-cased); unset says it too
+LOCAL_MODEL_NAMES = frozenset(
+    {"local", "local:all-minilm-l6-v2-int8", "all-minilm-l6-v2", "local:all-minilm-l6-v2"}
+)
+
+
+def is_local_model(embed_model: str | None) -> bool:
+    """Whether an embed_model setting leaves the local model as the embedder."""
+    name = (embed_model or "").strip().lower()
+    return not name or name in LOCAL_MODEL_NAMES
+
+
 def model_cache_dir(settings: Settings) -> Path:
     """Where derived copies of the local model are kept: cache_dir, else the platform's."""
     if settings.cache_dir:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from nemori_cli.config import model_cache_dir
+from nemori_cli.config import is_local_model, model_cache_dir
 from nemori_cli.embed_cache import (
     GRAPH_KINDS,
     GraphCopy,
@@ -48,7 +48,6 @@ PROBES = (
     "I adopted a rescue dog named Biscuit; he is scared of the vacuum cleaner.",
     " ".join(["We talked about budgets, deadlines, the offsite in Lisbon and who books it."] * 12),
 )
-LOCAL_ALIASES = {"local", LOCAL_MODEL_ID, "all-minilm-l6-v2", "local:all-minilm-l6-v2"}
 
 
 class Embedder(Protocol):
@@ -385,10 +384,9 @@ def make_embedder(
     settings: Settings, note: Callable[[str], None] | None = None
 ) -> CachedEmbedder:
     """Build the embedder the settings ask for: the local model unless embed_model is set."""
-    name = (settings.embed_model or "").strip()
-    if not name or name.lower() in LOCAL_ALIASES:
+    if is_local_model(settings.embed_model):
         return CachedEmbedder(LocalEmbedder(cache_dir=model_cache_dir(settings), on_build=note))
-    model = name.removeprefix("litellm:")
+    model = str(settings.embed_model).strip().removeprefix("litellm:")
     return CachedEmbedder(
         LiteLLMEmbedder(
             model,

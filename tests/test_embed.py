@@ -178,6 +178,11 @@ def test_make_embedder_defaults_to_the_local_model() -> None:
     assert remote.model_id == "litellm:openai/text-embedding-3-small"
 
 
+@pytest.mark.parametrize("name", ["local", LOCAL_MODEL_ID, "All-MiniLM-L6-v2", " local "])
+def test_every_name_of_the_local_model_gives_the_local_model(name: str) -> None:
+    assert make_embedder(load_settings({"embed_model": name})).model_id == LOCAL_MODEL_ID
+
+
 def test_chroma_embedding_function_wraps_the_embedder() -> None:
     ef = chroma_embedding_function(CountingEmbedder())
     assert ef.name() == "nemori"

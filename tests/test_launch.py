@@ -175,3 +175,26 @@ def test_the_groups_launch_knows_are_the_apps() -> None:
     groups = {g.name for g in build().registered_groups}
     assert set(GROUPS) == groups
 
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "local"),
+    [
+        (["search", "x"], None, True),
+        (["search", "x", "--embed-model", "local"], None, True),
+        (["--embed-model=local:all-MiniLM-L6-v2-int8", "search", "x"], None, True),
+        (["search", "x", "--embed-model", "openai/text-embedding-3-small"], None, False),
+        (["search", "x"], "ollama/nomic-embed-text", False),
+        (["search", "x"], "local", True),
+    ],
+)
+def test_the_helper_runs_whenever_the_local_model_embeds(
+    argv: list[str], env: str | None, local: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nemori_cli.cli.launch import local_embedder
+
+    if env is None:
+        monkeypatch.delenv("NEMORI_EMBED_MODEL", raising=False)
+    else:
+        monkeypatch.setenv("NEMORI_EMBED_MODEL", env)
+    assert local_embedder(argv) is local

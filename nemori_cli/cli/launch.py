@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from nemori_cli.cli.argv import GLOBAL_OPTIONS, command_at, hoist
+from nemori_cli.config import is_local_model
 
 HELPED = ("search", "ask")  # the commands that embed a query first thing
 WRITERS = ("ingest", "reindex", "backfill", "doctor", "mcp")  # commands that may embed a lot
@@ -62,10 +63,13 @@ def run(argv: Sequence[str] | None = None) -> None:
 
 def local_embedder(args: Sequence[str]) -> bool:
     """Whether the command line and environment leave the local model as the embedder."""
-    named = os.environ.get("NEMORI_EMBED_MODEL") or any(
-        a == "--embed-model" or a.startswith("--embed-model=") for a in args
-    )
-    return not named
+    named = os.environ.get("NEMORI_EMBED_MODEL")
+    for i, arg in enumerate(args):
+        if arg == "--embed-model" and i + 1 < len(args):
+            named = args[i + 1]
+        elif arg.startswith("--embed-model="):
+            named = arg.partition("=")[2]
+    return is_local_model(named)
 
 
 if __name__ == "__main__":
