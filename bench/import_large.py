@@ -132,10 +132,16 @@ def main() -> None:
     parser.add_argument("--mb", type=int, default=200, help="size of the generated export")
     parser.add_argument("--whole", action="store_true", help="parse the file in one piece")
     parser.add_argument("--ingest", action="store_true", help="also run nemori ingest --no-facts")
+    parser.add_argument("--stand-in", action="store_true",
+                        help="with --ingest: the hashing stand-in embedder, for memory only")
     parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--memory-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
         print(json.dumps(measure(args.measure, args.whole)))
+        return
+    if args.memory_child:
+        print(json.dumps(memory_child(*args.memory_child)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "conversations.json")
@@ -149,8 +155,54 @@ def main() -> None:
         print(f"{result['mode']}: {result['conversations']} conversations, "
               f"{result['messages']} messages in {result['seconds']} s "
               f"(open {result['open_seconds']} s), peak RSS {result['peak_rss_mb']} MB")
-        if args.ingest:
+        if args.ingest and args.stand_in:
+            ingest_stand_in(path, os.path.join(tmp, "data"))
+        elif args.ingest:
             ingest(path, os.path.join(tmp, "data"))
+
+
+def memory_child(path: str, data_dir: str) -> dict:
+    """Memory.ingest --no-facts with the stand-in embedder; peak memory by kind, sampled."""
+    import threading
+
+    from synth_store import HashEmbedder
+
+    from nemori_cli.embed import LOCAL_MODEL_ID
+    from nemori_cli.memory import Memory
+
+    try:  # as the console script does for a writing command (absent before native_memory)
+        from nemori_cli.native_memory import limit_arenas
+
+        limit_arenas()
+    except ImportError:
+        pass
+    peak = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0}
+
+    def sample() -> None:
+        while True:
+            with open("/proc/self/status") as fh:
+                for line in fh:
+                    key = line.split(":")[0]
+                    if key in peak:
+                        peak[key] = max(peak[key], int(line.split()[1]) // 1024)
+            time.sleep(0.2)
+
+    threading.Thread(target=sample, daemon=True).start()
+    memory = Memory.open(data_dir=Path(data_dir), embedder=HashEmbedder(LOCAL_MODEL_ID))
+    began = time.perf_counter()
+    summary = memory.ingest([path], facts=False)
+    time.sleep(0.3)
+    return {"seconds": time.perf_counter() - began, "messages": summary.messages,
+            "episodes": summary.episodes, "peak_mb": peak}
+
+
+def ingest_stand_in(path: str, data_dir: str) -> None:
+    """The ingest's memory without the local model's time: everything else is nemori's own."""
+    cmd = [sys.executable, __file__, "--memory-child", path, data_dir]
+    r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True)
+                   .stdout.strip().splitlines()[-1])
+    print(f"ingest --no-facts, stand-in embedder: {r['messages']} messages, {r['episodes']} "
+          f"episodes in {r['seconds']:.0f} s; peak MB (VmRSS, RssAnon, RssFile): {r['peak_mb']}")
 
 
 def ingest(path: str, data_dir: str) -> None:

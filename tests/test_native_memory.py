@@ -11,7 +11,6 @@ import pytest
 from nemori_cli import native_memory
 
 
-
 @pytest.mark.skipif(not native_memory.on_glibc(), reason="malloc_trim is glibc's")
 def test_memory_freed_inside_the_heap_is_handed_back() -> None:
     # in a child, so that this process's heap does not decide the figures

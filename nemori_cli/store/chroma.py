@@ -156,9 +156,8 @@ class ChromaVectorIndex:
         step = min(self._max_batch(), UPSERT_ROWS)
         for start in range(0, n, step):
             end = start + step
-            coll.upsert(
-                ids=list(doc_ids[start:end]), embeddings=vectors[start:end], metadatas=metas[start:end]
-            )
+            ids = list(doc_ids[start:end])
+            coll.upsert(ids=ids, embeddings=vectors[start:end], metadatas=metas[start:end])
 
     @guarded
     def query(
@@ -264,8 +263,8 @@ class ChromaVectorIndex:
 
     @guarded
     def documents(self, kind: str) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Every document of this kind as doc id -> (digest of its text, metadata), for checks;
-        a store written before digests has the text itself."""
+        """Every document of this kind as doc id -> (digest of its text, metadata), for checks
+        (a store written before the digests keeps the text, whose digest is taken here)."""
         coll = self._collection(kind, check=False)
         out: dict[str, tuple[str, dict[str, Any]]] = {}
         offset = 0
