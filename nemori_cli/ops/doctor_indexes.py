@@ -138,9 +138,11 @@ def repair_drift(
             redo = drift.missing | drift.stale
         todo = [r for rid, r in records.items() if rid in redo]
         index_records(vectors, parts.embedder, kind, todo)
-        removed = len(records) if drift.mismatch else len(drift.extra)
         done.append(
-            f"{kind} vector index: indexed {len(todo)} record(s), removed {removed} stale one(s)"
+            f"{kind} vector index: rebuilt for the embedder in use, {len(todo)} record(s)"
+            if drift.mismatch
+            else f"{kind} vector index: indexed {len(todo)} record(s) ({len(drift.stale)} out "
+            f"of date), removed {len(drift.extra)} the JSONL no longer holds"
         )
     if drift.vectors_drift or drift.copy or rebuild:
         vectors.rebuild_copy(kind)
