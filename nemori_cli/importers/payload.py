@@ -174,16 +174,28 @@ def forget_pages(data: Any, upto: int | None = None) -> None:
         data.madvise(mmap.MADV_DONTNEED, 0, end)
 
 
+def forgetting(data: Any) -> Callable[[int], None]:
+    """A reader's mark of how far it has read data: pages behind it are dropped every
+    FORGET_EVERY bytes."""
+    forgotten = 0
+
+    def reached(pos: int) -> None:
+        nonlocal forgotten
+        if pos - forgotten > FORGET_EVERY:
+            forget_pages(data, pos)
+            forgotten = pos
+
+    return reached
+
+
 def _big_array(data: Any, start: int) -> JsonDoc:
     spans = array_spans(data, start)
     forget_pages(data)
 
     def records() -> Iterator[Any]:
-        forgotten = 0
+        reached = forgetting(data)
         for index, (lo, hi) in enumerate(spans):
-            if lo - forgotten > FORGET_EVERY:
-                forget_pages(data, lo)
-                forgotten = lo
+            reached(lo)
             try:
                 yield orjson.loads(data[lo:hi])
             except orjson.JSONDecodeError as exc:
@@ -227,11 +239,9 @@ def _lines(data: Any, start: int) -> JsonDoc:
     forget_pages(data)
 
     def records() -> Iterator[Any]:
-        forgotten = 0
+        reached = forgetting(data)
         for number, lo, hi in spans:
-            if lo - forgotten > FORGET_EVERY:
-                forget_pages(data, lo)
-                forgotten = lo
+            reached(lo)
             try:
                 yield orjson.loads(data[lo:hi])
             except orjson.JSONDecodeError as exc:

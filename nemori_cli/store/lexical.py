@@ -81,8 +81,7 @@ class LexicalIndex:
             raise StoreError(f"{self.folder}: cannot save the BM25 index: {exc}") from None
         # the next query maps the saved build (as every search does) instead of this one holding
         # its matrices: an ingest rebuilds the next index while this one would stay in memory
-        self._retriever, self._doc_ids, self._stamp = None, [], None
-        self._deleted, self._mask = set(), None
+        self._unload()
 
     def _swap_in(self, tmp: Path) -> None:
         # A folder cannot be os.replace'd onto a non-empty one: move the old aside first.
@@ -95,6 +94,9 @@ class LexicalIndex:
     def _remove(self) -> None:
         for folder in (self.folder, self._old):
             shutil.rmtree(folder, ignore_errors=True)
+        self._unload()
+
+    def _unload(self) -> None:
         self._retriever, self._doc_ids, self._stamp = None, [], None
         self._deleted, self._mask = set(), None
 
