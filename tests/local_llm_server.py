@@ -74,6 +74,26 @@ def llama_server(model: Path, alias: str, log: Path) -> Iterator[str]:
                 proc.wait()
 
 
+def seconds_per_unit(base: str, alias: str) -> float:
+    """The server's speed now: seconds per unit of work (nemori's llm_pace.work_units) of one
+    fixed request, a ~270-token prompt and a 64-token answer."""
+    from nemori_cli.pipeline.llm_pace import work_units
+
+    # a fresh opening each time and no prompt cache: the server reuses a prompt it has seen
+    # (measured: a repeated request 3x faster), which would understate the work
+    opening = f"Request {time.monotonic_ns()}. "
+    body = {"model": alias, "max_tokens": 64, "temperature": 0, "ignore_eos": True,
+            "cache_prompt": False,
+            "messages": [{"role": "user", "content": opening + "Count on: one two three. " * 40}]}
+    request = urllib.request.Request(f"{base}/chat/completions", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    started = time.monotonic()
+    with urllib.request.urlopen(request, timeout=STARTUP_SECONDS) as r:
+        usage = json.loads(r.read())["usage"]
+    seconds = time.monotonic() - started
+    return seconds / work_units(usage["prompt_tokens"], usage["completion_tokens"])
+
+
 def wait_ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     """Wait until the server lists its model; fail with its log if it dies or never does."""
     deadline = time.monotonic() + STARTUP_SECONDS
