@@ -72,16 +72,19 @@ class TurnIndex:
 
 
 def fuse_mean(
-    candidates: dict[str, list[Sequence[str]]], limit: int, fact_weight: float = 1.0
+    candidates: dict[str, list[Sequence[str]]], limit: int, fact_weight: float = 1.0,
+    k: int | None = None,
 ) -> list[tuple[str, str, float]]:
     """fuse(), each kind's RRF sum divided by its number of lists (times two), so a kind
-    with a third list does not crowd the other out of the pool; facts weighted."""
+    with a third list does not crowd the other out of the pool; facts weighted; RRF k as
+    search's balanced fusion unless given."""
     from nemori_cli.search.fusion import rrf
+    from nemori_cli.search.hybrid import BALANCED_K
 
     fused: list[tuple[str, str, float]] = []
     for kind, rankings in candidates.items():
         scale = 2 / max(1, len(rankings)) * (fact_weight if kind == "fact" else 1.0)
-        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
+        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings, k or BALANCED_K).items())
     fused.sort(key=lambda t: (-t[2], t[0], t[1]))
     return fused[:limit]
 

@@ -103,6 +103,7 @@ def evaluate(
     head: int = 0,
     profile: str = "",
     stage: dict[str, Any] | None = None,
+    rrf_k: int | None = None,
 ) -> dict[str, Any]:
     """Fuse, refine and score every question; aggregate per split."""
     from nemori_cli.memory import Memory
@@ -195,7 +196,7 @@ def evaluate(
             kind_w["fact"] = kind_w.get("fact", 1.0) * fact_weight
             fused = twostage.fuse_weighted(cands, extra, pool, kind_w)
         elif turn_mode == "mean" or fact_weight != 1.0:
-            fused = levers.fuse_mean(cands, pool, fact_weight)
+            fused = levers.fuse_mean(cands, pool, fact_weight, rrf_k)
         else:
             fused = fuse(cands, pool)
         if expand:
@@ -278,6 +279,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--fact-weight", type=float, default=FACT_WEIGHT,
                    help="facts' RRF weight below the lead (search's FACT_WEIGHT)")
     p.add_argument("--grow", type=int, default=0, help="pool places the expansion may add")
+    p.add_argument("--rrf-k", type=int, default=None,
+                   help="RRF k of the balanced fusion (search's BALANCED_K)")
     p.add_argument("-s", action="append", default=[],
                    help="seventh-round lever option key=value (bench/locomo_twostage.py)")
     args = p.parse_args(argv)
@@ -292,6 +295,7 @@ def main(argv: list[str] | None = None) -> None:
         args.fact_weight, args.scale_power, args.fact_share,
         args.head, args.profile,
         {k: parse_value(v) for k, v in (kv.split("=", 1) for kv in args.s)} or None,
+        args.rrf_k,
     )
     label = ",".join(
         args.p
@@ -303,6 +307,7 @@ def main(argv: list[str] | None = None) -> None:
         + [f"power={args.scale_power}"] * (args.scale_power != 1.0)
         + [f"share={args.fact_share}"] * bool(args.fact_share)
         + [f"head={args.head}"] * bool(args.head)
+        + [f"rrf_k={args.rrf_k}"] * bool(args.rrf_k)
         + [f"profile={args.profile}"] * bool(args.profile)
         + [f"expand={args.expand}+{args.grow}"] * bool(args.expand)
         + args.s

@@ -1,4 +1,4 @@
-"""Facts weigh more than episodes in the balanced fusion, not in the lead one."""
+"""Facts weigh more than episodes in the balanced fusion, not in the lead one; its RRF k."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from test_long_messages import ingest_chats
 
 from nemori_cli.search import hybrid
-from nemori_cli.search.fusion import fuse
-from nemori_cli.search.hybrid import FACT_WEIGHT
+from nemori_cli.search.fusion import RRF_K, fuse
+from nemori_cli.search.hybrid import BALANCED_K, FACT_WEIGHT
 
 
 def test_a_fact_just_below_an_episode_comes_first_below_the_lead() -> None:
@@ -38,12 +38,27 @@ def test_search_weights_facts_below_the_lead_only(
     mem = ingest_chats(tmp_path, data_dir)
     calls: list[tuple[bool, Any]] = []
 
-    def recorded(candidates: Any, limit: int, scaled: bool = True, weights: Any = None) -> Any:
-        calls.append((scaled, weights))
-        return fuse(candidates, limit, scaled, weights)
+    def recorded(
+        candidates: Any, limit: int, scaled: bool = True, weights: Any = None, k: int = RRF_K
+    ) -> Any:
+        calls.append((scaled, weights, k))
+        return fuse(candidates, limit, scaled, weights, k)
 
     monkeypatch.setattr(hybrid, "fuse", recorded)
     hits = mem.search("road trip with my dog", k=5)
     assert hits
-    assert (True, {"fact": FACT_WEIGHT}) in calls  # the balanced fusion
-    assert all(weights is None for scaled, weights in calls if not scaled)  # the lead
+    assert (True, {"fact": FACT_WEIGHT}, BALANCED_K) in calls  # the balanced fusion
+    lead = [(weights, k) for scaled, weights, k in calls if not scaled]
+    assert lead and all(c == (None, RRF_K) for c in lead)  # the lead: unweighted, k 60
+
+
+def test_the_balanced_fusion_puts_one_rankers_first_place_above_two_middling_ones() -> None:
+    # "top" is first for one ranker and 15th for the other; "mid" 7th for both
+    filler = [f"x{n}" for n in range(20)]
+    first = ["top", *filler[:5], "mid", *filler[5:]]
+    second = [*filler[:6], "mid", *filler[6:13], "top"]
+    candidates = {"fact": [first, second]}
+    default = [rid for _, rid, _ in fuse(candidates, 30)]
+    assert default.index("mid") < default.index("top")
+    balanced = [rid for _, rid, _ in fuse(candidates, 30, k=BALANCED_K)]
+    assert balanced.index("top") < balanced.index("mid")

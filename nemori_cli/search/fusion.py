@@ -60,18 +60,20 @@ def fuse(
     limit: int,
     scaled: bool = True,
     weights: Mapping[Kind, float] | None = None,
+    k: int = RRF_K,
 ) -> list[tuple[Kind, str, float]]:
     """Fuse every kind's candidate lists into one ranking of (kind, id, score), best first.
 
     A kind's RRF sum is scaled to two lists' worth, so a kind searched by a third list
     (episodes, by their turns) does not crowd the other out of the pool; unscaled, that
-    kind leads. A kind's weight (1 when not given) multiplies its scores.
+    kind leads. A kind's weight (1 when not given) multiplies its scores; a smaller k
+    counts a list's first places more against places further down.
     """
     fused: list[tuple[Kind, str, float]] = []
     for kind, rankings in candidates.items():
         scale = 2 / max(1, len(rankings)) if scaled else 1.0
         scale *= (weights or {}).get(kind, 1.0)
-        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings).items())
+        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings, k).items())
     fused.sort(key=lambda t: (-t[2], t[0], t[1]))
     return fused[:limit]
 
