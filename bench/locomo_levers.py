@@ -75,18 +75,12 @@ def fuse_mean(
     candidates: dict[str, list[Sequence[str]]], limit: int, fact_weight: float = 1.0,
     k: int | None = None,
 ) -> list[tuple[str, str, float]]:
-    """fuse(), each kind's RRF sum divided by its number of lists (times two), so a kind
-    with a third list does not crowd the other out of the pool; facts weighted; RRF k as
-    search's balanced fusion unless given."""
-    from nemori_cli.search.fusion import rrf
+    """Search's balanced fusion (each kind's RRF sum scaled to two lists, facts weighted),
+    at its RRF k unless given."""
+    from nemori_cli.search.fusion import fuse
     from nemori_cli.search.hybrid import BALANCED_K
 
-    fused: list[tuple[str, str, float]] = []
-    for kind, rankings in candidates.items():
-        scale = 2 / max(1, len(rankings)) * (fact_weight if kind == "fact" else 1.0)
-        fused.extend((kind, rid, s * scale) for rid, s in rrf(rankings, k or BALANCED_K).items())
-    fused.sort(key=lambda t: (-t[2], t[0], t[1]))
-    return fused[:limit]
+    return fuse(candidates, limit, weights={"fact": fact_weight}, k=k or BALANCED_K)
 
 
 def facts_by_episode(facts: Mapping[str, Fact]) -> dict[str, list[str]]:

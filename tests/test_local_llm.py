@@ -16,6 +16,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from local_llm_server import (
 )
 from store_check import child_environ
 
+from nemori_cli.config import Settings
 from nemori_cli.pipeline.llm_pace import work_units
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,7 +44,8 @@ SAMPLE_CHATS = REPO / "sample_chats"
 WORK_FACTOR = 2.0  # time allowed per unit of the model's measured work
 OVERHEAD_SECONDS = 90.0  # start-up, the embedding model, indexes: all the rest of a step
 HANG_SECONDS = 1500.0  # a step that has not ended by then is stuck
-MAX_TOKENS = 1000  # the largest answer nemori asks for (llm_max_tokens_prediction)
+# the longest answer nemori asks for: the largest of its llm_max_tokens_* settings
+MAX_TOKENS = max(f.default for f in fields(Settings) if f.name.startswith("llm_max_tokens_"))
 CALLS_PER_REQUEST = 2  # an invalid answer is asked again once
 
 pytestmark = [pytest.mark.local_llm, pytest.mark.slow]
