@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -286,6 +287,24 @@ def test_terminal_tables_never_break_words(monkeypatch: pytest.MonkeyPatch) -> N
     assert "ep_6ffaf8b42592c64c" in text
     words = {w.strip("│ ") for w in text.split()}
     assert "hut-to-hut" in words and "sister" in words
+
+
+def test_no_color_keeps_the_terminal_layout_without_colours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from nemori_cli.cli import render
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    buf = io.StringIO()
+    monkeypatch.setitem(render.CONSOLES, False, Console(file=buf, width=80, force_terminal=True))
+    render.table("t", ["id", "title"], [("ep_1", "Planning a hut-to-hut hike in the Alps")])
+    text = buf.getvalue()
+    assert "│" in text and "hut-to-hut" in text  # rich's table, wrapped to the terminal
+    colours = re.findall(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]", text)
+    assert "\x1b[" in text and not colours  # bold stays (NO_COLOR is about colour only)
 
 
 # --- 10-12. order, output, titles -----------------------------------------------------------

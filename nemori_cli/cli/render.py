@@ -50,8 +50,9 @@ def on_terminal(stderr: bool = False) -> bool:
 
 
 def plain() -> bool:
-    """Whether stdout gets plain text: piped, redirected, or NO_COLOR set."""
-    return not on_terminal() or bool(os.environ.get("NO_COLOR"))
+    """Whether stdout gets plain text: piped or redirected (NO_COLOR keeps a terminal's layout
+    and drops only its colours, which rich does by itself)."""
+    return not on_terminal()
 
 
 def say(text: str, style: str | None = None, indent: int = 0) -> None:
