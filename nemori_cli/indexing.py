@@ -100,11 +100,23 @@ class EpisodeTexts:
     parts: list[list[str]]  # texts whose vectors make each document's vector
 
 
+def own_text(ep: Episode, whole: str) -> str:
+    """What is embedded for an episode's own document (#0), whose text is whole.
+
+    An offline narrative repeats the messages, which the windows embed already: only the
+    title is embedded for it. A narrative an LLM wrote is embedded with its title.
+    """
+    if ep.extraction.get("rewritten") or not ep.title.strip():
+        return whole
+    return ep.title.strip()
+
+
 def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
     """Lay out the vector documents of episodes: title (or short narrative), windows, passages.
 
     A window's vector is the mean of its messages' openings' vectors, which segmentation has
-    already computed; the rest of a long message is embedded as passages of its own.
+    already computed; the rest of a long message is embedded as passages of its own. The
+    episode's own document holds its title and short narrative; see own_text for its vector.
     """
     ids: list[str] = []
     docs: list[str] = []
@@ -117,7 +129,7 @@ def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
         ids.append(f"{ep.id}#0")
         docs.append(whole)
         metas.append(meta)
-        parts.append([whole])
+        parts.append([own_text(ep, whole)])
         # the text segmentation embeds a message as, so each is embedded once per run
         spoken = [m for m in ep.messages if embed_text(m)]
         texts = [embed_text(m) for m in spoken]
