@@ -4,6 +4,8 @@
     python bench/embed_kinds.py --time          # also replay each kind alone (its floor)
     python bench/embed_kinds.py --export-mb 20  # a generated ChatGPT export, --no-facts,
                                                 # counted with the hashing stand-in (no model)
+    python bench/embed_kinds.py --save A.json   # keep the texts (then, with other code, B.json)
+    python bench/embed_kinds.py --compare A.json B.json  # replay both in turn, one process
 
 Only the texts the embedder is actually sent are counted (after the run's embedding cache).
 Kinds: message openings embedded for segmentation or for an episode's windows, an episode's
@@ -18,7 +20,6 @@ import argparse
 import functools
 import json
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -29,6 +30,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+from ingest_floor import cpu_s  # noqa: E402
 
 KINDS = ("opening (segmentation)", "opening (windows)", "episode #0", "passage", "fact", "query")
 
@@ -107,11 +110,6 @@ def tokens(texts: list[str]) -> int:
     tok.enable_truncation(max_length=MAX_TOKENS)
     tok.no_padding()
     return sum(len(e.ids) for e in tok.encode_batch(texts)) if texts else 0
-
-
-def cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def replay(texts: list[str]) -> tuple[float, float]:
@@ -197,6 +195,27 @@ def table(recorder: KindRecorder, timed: bool) -> list[str]:
     return rows
 
 
+def compare(paths: list[str], rounds: int) -> list[str]:
+    """Replay saved text sets in turn, rounds times, in one process: the floors' ratio."""
+    sets = [[t for texts in json.loads(Path(p).read_text()).values() for t in texts]
+            for p in paths]
+    runs: list[list[tuple[float, float]]] = [[] for _ in sets]
+    for _ in range(rounds):
+        for i, texts in enumerate(sets):
+            runs[i].append(replay(texts))
+    rows = ["| texts saved in | texts | tokens | floor wall (median) | floor CPU (median) |",
+            "|---|---:|---:|---:|---:|"]
+    for path, texts, got in zip(paths, sets, runs, strict=True):
+        wall = sorted(w for w, _ in got)[len(got) // 2]
+        cpu = sorted(c for _, c in got)[len(got) // 2]
+        rows.append(f"| {Path(path).name} | {len(texts):,} | {tokens(texts):,} | "
+                    f"{wall:.1f} s | {cpu:.1f} s |")
+    rows.append("rounds (wall, CPU s): " + "; ".join(
+        f"{Path(p).name}: " + ", ".join(f"{w:.1f}/{c:.1f}" for w, c in got)
+        for p, got in zip(paths, runs, strict=True)))
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--export-mb", type=int, help="a generated ChatGPT export instead of LoCoMo")
@@ -204,7 +223,14 @@ def main() -> None:
                     help="the hashing stand-in instead of the local model (counts only)")
     ap.add_argument("--time", action="store_true", help="replay each kind alone, timed")
     ap.add_argument("--save", help="write the recorded texts by kind to this JSON file")
+    ap.add_argument("--compare", nargs="+", help="replay these saved text sets in turn")
+    ap.add_argument("--rounds", type=int, default=3, help="--compare's rounds (median)")
     args = ap.parse_args()
+    if args.compare:
+        load = os.getloadavg()[0]
+        print("\n".join(compare(args.compare, args.rounds)))
+        print(f"load average (1 min): {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+        return
     stand_in = args.stand_in or bool(args.export_mb)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="nemori-embed-kinds-") as tmp:
