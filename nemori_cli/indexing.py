@@ -21,7 +21,7 @@ EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
 TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>
-SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length are embedded whole
+SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length join the title in #0 (own_text)
 EPISODE_BATCH = 256  # episodes embedded and upserted together
 FACT_BATCH = 1024  # facts embedded and upserted together
 
