@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from test_memory import write_chat
 
-from nemori_cli.indexing import episode_texts
+from nemori_cli.indexing import SHORT_NARRATIVE_CHARS, episode_texts
 from nemori_cli.memory import Memory
 from nemori_cli.models import Conversation, Message
 from nemori_cli.pipeline.episodes import build_episode
@@ -47,7 +47,7 @@ def test_an_offline_narrative_is_not_embedded_its_title_is() -> None:
     ep = episode(extractor="offline", status="done")
     laid = episode_texts([ep])
     own = laid.ids.index(f"{ep.id}#0")
-    assert ep.content and ep.title  # the premise: a short narrative and a title
+    assert ep.title and 0 < len(ep.content) <= SHORT_NARRATIVE_CHARS  # a short narrative
     assert laid.documents[own] == f"{ep.title}\n{ep.content}"  # what doctor checks stays
     assert laid.parts[own] == [ep.title]
 
@@ -66,7 +66,7 @@ def test_ingest_embeds_titles_and_reindex_makes_the_same_vectors(
     memory = Memory.open(data_dir=data_dir, embedder=recording)
     memory.ingest([str(write_chat(tmp_path / "chat.json", CHAT))])
     episodes = memory.episodes()
-    assert episodes and all(ep.content for ep in episodes)
+    assert episodes and all(0 < len(ep.content) <= SHORT_NARRATIVE_CHARS for ep in episodes)
     narratives = {f"{ep.title}\n{ep.content}" for ep in episodes}
     assert not narratives & set(recording.asked)  # the narratives cost no embedding
     own_ids = [f"{ep.id}#0" for ep in episodes]
