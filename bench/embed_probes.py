@@ -1,7 +1,8 @@
-"""Two probes of the local model's cost on texts saved by `embed_kinds.py --save FILE`.
+"""Probes of the local model's cost on texts saved by `embed_kinds.py --save FILE`.
 
     python bench/embed_probes.py windows FILE      # openings one by one, or 4 joined a text
     python bench/embed_probes.py ort-options FILE  # onnxruntime session settings, A/B
+    python bench/embed_probes.py lengths FILE      # CPU per text by its tokens, one thread
 
 Each variant is run in turn, --rounds times, in one process; CPU seconds (user + system)
 are less distorted by other processes' load than wall seconds.
@@ -79,15 +80,39 @@ def rounds_of(variants: dict[str, tuple[Any, list[str]]], rounds: int) -> None:
               f"(wall/CPU s each round: {each})")
 
 
+def by_length(openings: list[str], lengths: tuple[int, ...] = (6, 12, 24, 36, 48)) -> None:
+    """CPU per text of openings of a few token lengths, on one thread; a line through them."""
+    from nemori_cli.embed import LocalEmbedder
+
+    model = LocalEmbedder(threads=1)
+    model.embed(["warm up the session"])
+    tokenizer = model._tokenizer
+    sizes = {t: len(tokenizer.encode(t).ids) for t in openings}
+    points = []
+    for n in lengths:
+        texts = [t for t, size in sizes.items() if size == n][:300]
+        if texts:
+            spent = timed(model, texts)[1] / len(texts)
+            points.append((n, spent))
+            print(f"{n} tokens: {len(texts)} texts, {1000 * spent:.2f} ms CPU a text")
+    if len(points) > 1:
+        import numpy as np
+
+        slope, fixed = np.polyfit([n for n, _ in points], [s for _, s in points], 1)
+        print(f"fit: {1000 * fixed:.2f} ms a text + {1000 * slope:.3f} ms a token")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("probe", choices=("windows", "ort-options"))
+    ap.add_argument("probe", choices=("windows", "ort-options", "lengths"))
     ap.add_argument("saved", help="a JSON file written by embed_kinds.py --save")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     openings = json.loads(Path(args.saved).read_text())["opening (windows)"]
     load = os.getloadavg()[0]
-    if args.probe == "windows":
+    if args.probe == "lengths":
+        by_length(openings)
+    elif args.probe == "windows":
         from nemori_cli.embed import LocalEmbedder
 
         model = LocalEmbedder()
