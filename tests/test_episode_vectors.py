@@ -1,4 +1,5 @@
-"""An episode's own vector (#0): its title for an offline narrative, else title and narrative."""
+"""An episode's own vector (#0): its title and openings for an offline narrative, else title and
+narrative."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from test_memory import write_chat
 
 from nemori_cli.indexing import SHORT_NARRATIVE_CHARS, episode_texts
+from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.memory import Memory
 from nemori_cli.models import Conversation, Message
 from nemori_cli.pipeline.episodes import build_episode
@@ -43,13 +45,13 @@ def episode(**extraction: Any):  # type: ignore[no-untyped-def]
     return ep.with_extraction(**extraction)
 
 
-def test_an_offline_narrative_is_not_embedded_its_title_is() -> None:
+def test_an_offline_narrative_is_not_embedded_its_title_and_openings_are() -> None:
     ep = episode(extractor="offline", status="done")
     laid = episode_texts([ep])
     own = laid.ids.index(f"{ep.id}#0")
     assert ep.title and 0 < len(ep.content) <= SHORT_NARRATIVE_CHARS  # a short narrative
     assert laid.documents[own] == f"{ep.title}\n{ep.content}"  # what doctor checks stays
-    assert laid.parts[own] == [ep.title]
+    assert laid.parts[own] == [ep.title, *(embed_text(m) for m in ep.messages)]
 
 
 def test_a_narrative_an_llm_wrote_is_embedded_with_its_title() -> None:
@@ -59,7 +61,7 @@ def test_a_narrative_an_llm_wrote_is_embedded_with_its_title() -> None:
     assert laid.parts[own] == [f"{ep.title}\n{ep.content}"]
 
 
-def test_ingest_embeds_titles_and_reindex_makes_the_same_vectors(
+def test_ingest_embeds_titles_and_openings_and_reindex_makes_the_same_vectors(
     data_dir: Path, tmp_path: Path
 ) -> None:
     recording = Recording(Memory.open(data_dir=data_dir).embedder)
@@ -71,9 +73,11 @@ def test_ingest_embeds_titles_and_reindex_makes_the_same_vectors(
     assert not narratives & set(recording.asked)  # the narratives cost no embedding
     own_ids = [f"{ep.id}#0" for ep in episodes]
     vectors = memory.parts.vectors(memory.user_id()).embeddings("episode", own_ids)
-    titles = recording.inner.embed([ep.title for ep in episodes])
-    for doc_id, title in zip(own_ids, titles, strict=True):
-        assert float(np.dot(vectors[doc_id], title)) > 0.999  # a search meets the title
+    for ep, doc_id in zip(episodes, own_ids, strict=True):
+        parts = recording.inner.embed([ep.title, *(embed_text(m) for m in ep.messages)])
+        mean = parts.mean(axis=0)
+        mean /= np.linalg.norm(mean)
+        assert float(np.dot(vectors[doc_id], mean)) > 0.999  # the episode as a whole
     memory.reindex()
     again = memory.parts.vectors(memory.user_id()).embeddings("episode", own_ids)
     for doc_id in own_ids:
