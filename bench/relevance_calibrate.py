@@ -3,6 +3,7 @@
     python bench/relevance_calibrate.py                 # fit on samples 0-4, report 5-9
     python bench/relevance_calibrate.py --every 4       # every 4th question (~7 min here)
     python bench/relevance_calibrate.py --store DIR     # reuse an ingested LoCoMo data dir
+    python bench/relevance_calibrate.py --shipped       # report with relevance.py's weights
 
 A question of LoCoMo categories 1-4 asked of its own conversation has an answer in memory
 (positive); the same question asked of another conversation of the same split has none
@@ -54,8 +55,8 @@ def collect(
                 uid = locomo_data.user_id(samples[target])
                 hits = memory.search(question, k=K, user=uid)
                 qvec = memory.embedder.embed([question])[0]
-                eps = memory.repo(uid).episodes.lookup()
-                vecs = memory.vectors(uid).embeddings
+                eps = memory.parts.repo(uid).episodes.lookup()
+                vecs = memory.parts.vectors(uid).embeddings
                 hit_eps = [eps.get(h.id) if h.kind == "episode" else None for h in hits]
                 feats = [
                     features(question, qvec, h, v)
@@ -154,6 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--every", type=int, default=1, help="take every n-th question")
     parser.add_argument("--steepness", type=float, default=12.0, help="cap on the curve's slope")
+    parser.add_argument("--shipped", action="store_true",
+                        help="report with relevance.py's weights instead of the ones fitted")
     args = parser.parse_args(argv)
     from nemori_cli.memory import Memory
 
@@ -167,6 +170,11 @@ def main(argv: list[str] | None = None) -> None:
     tune = collect(memory, samples, TUNE, args.every)
     held = collect(memory, samples, HELD_OUT, args.every)
     weights = fit(tune, args.steepness)
+    if args.shipped:
+        from nemori_cli.search import relevance
+
+        weights = {"BIAS": relevance.BIAS, "COSINE_WEIGHT": relevance.COSINE_WEIGHT,
+                   "COVERAGE_WEIGHT": relevance.COVERAGE_WEIGHT}
     result = {
         "weights": weights,
         "tune (samples 0-4)": report(tune, weights),

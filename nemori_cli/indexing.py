@@ -21,7 +21,7 @@ EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
 TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>
-SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length are embedded whole
+SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length join the title in #0's text
 EPISODE_BATCH = 256  # episodes embedded and upserted together
 FACT_BATCH = 1024  # facts embedded and upserted together
 
@@ -100,11 +100,26 @@ class EpisodeTexts:
     parts: list[list[str]]  # texts whose vectors make each document's vector
 
 
+def own_parts(ep: Episode, whole: str, openings: Sequence[str]) -> list[str]:
+    """The texts whose mean vector is an episode's own document (#0), whose text is whole.
+
+    An offline narrative repeats the messages: the title and the messages' openings, which
+    the windows embed already, stand for it (one short text to embed, and an episode-wide
+    vector that measured better than the narrative's). A narrative an LLM wrote is embedded
+    with its title.
+    """
+    if ep.extraction.get("rewritten") or not openings:
+        return [whole]
+    title = ep.title.strip()
+    return [title, *openings] if title else list(openings)
+
+
 def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
     """Lay out the vector documents of episodes: title (or short narrative), windows, passages.
 
     A window's vector is the mean of its messages' openings' vectors, which segmentation has
-    already computed; the rest of a long message is embedded as passages of its own.
+    already computed; the rest of a long message is embedded as passages of its own. The
+    episode's own document holds its title and short narrative; see own_parts for its vector.
     """
     ids: list[str] = []
     docs: list[str] = []
@@ -117,10 +132,10 @@ def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
         ids.append(f"{ep.id}#0")
         docs.append(whole)
         metas.append(meta)
-        parts.append([whole])
         # the text segmentation embeds a message as, so each is embedded once per run
         spoken = [m for m in ep.messages if embed_text(m)]
         texts = [embed_text(m) for m in spoken]
+        parts.append(own_parts(ep, whole, texts))
         for i, m in enumerate(spoken):
             for j, passage in enumerate(tail_passages(flat_text(m))):
                 ids.append(passage_id(ep.id, i, j))
@@ -147,8 +162,8 @@ def episode_docs(episodes: Sequence[Episode], embed: EmbedFn) -> VectorDocs:
     matrix = embed(all_texts)
     row = {t: i for i, t in enumerate(all_texts)}
     vectors = np.empty((len(laid.ids), matrix.shape[1]), dtype=np.float32)
-    for i, (doc_id, texts) in enumerate(zip(laid.ids, laid.parts, strict=True)):
-        if doc_id.endswith("#0"):  # the episode's own text
+    for i, texts in enumerate(laid.parts):
+        if len(texts) == 1:
             vectors[i] = matrix[row[texts[0]]]
         else:
             mean = matrix[[row[t] for t in texts]].mean(axis=0)
