@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     questions, why = haystack_questions.user_questions(samples, chosen)
     root = build_store(args, users)
     memory = Memory.open(data_dir=root / "data")
-    embed = disk_cached(memory.embedder, root / "vectors")
+    embed = disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")  # any store
     t = time.perf_counter()
     rows: dict[str, list[tuple[ev.Question, dict[str, float]]]] = defaultdict(list)
     latencies: list[float] = []
