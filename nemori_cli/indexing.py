@@ -10,7 +10,7 @@ from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, Kind
 from nemori_cli.native_memory import release_free_memory
 from nemori_cli.pipeline.episodes import message_cap
-from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages
+from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages, user_turn_ids
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.store.vector_index import VectorIndex
 
@@ -101,7 +101,8 @@ class EpisodeTexts:
 
 
 def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
-    """Lay out the vector documents of episodes: title (or short narrative), windows, passages.
+    """Lay out the vector documents of episodes: title (or short narrative), windows, passages,
+    and in a chat with an assistant each user turn.
 
     A window's vector is the mean of its messages' openings' vectors, which segmentation has
     already computed; the rest of a long message is embedded as passages of its own.
@@ -127,6 +128,11 @@ def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
                 docs.append(passage)
                 metas.append(meta)
                 parts.append([passage])
+        for i, doc_id in user_turn_ids(ep.id, spoken).items():  # its opening's vector, reused
+            ids.append(doc_id)
+            docs.append(texts[i])
+            metas.append(meta)
+            parts.append([texts[i]])
         for n, start in enumerate(range(0, len(texts), WINDOW_MESSAGES), start=1):
             chunk = texts[start : start + WINDOW_MESSAGES]
             ids.append(f"{ep.id}#{n}")
