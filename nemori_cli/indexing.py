@@ -10,6 +10,7 @@ from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, Kind
 from nemori_cli.native_memory import release_free_memory
 from nemori_cli.pipeline.episodes import message_cap
+from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages, user_turn_ids
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.store.vector_index import VectorIndex
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
-TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>
+TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>[ANSWER_MARK]
+ANSWER_MARK = "a"  # ends the id of a turn the assistant (or a tool) wrote
 SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length are embedded whole
 EPISODE_BATCH = 256  # episodes embedded and upserted together
 FACT_BATCH = 1024  # facts embedded and upserted together
@@ -49,8 +51,13 @@ def turn_docs(ep: Episode) -> list[tuple[str, str]]:
     BM25 over a whole episode dilutes a turn's rare words by the rest of the episode;
     scored alone, the turn that holds them ranks its episode where a raw-turn search would.
     """
-    return [(f"{ep.id}{TURN_SEP}{i}", m.content) for i, m in enumerate(ep.messages)
-            if m.content.strip()]
+    return [(f"{ep.id}{TURN_SEP}{i}{'' if is_human(m) else ANSWER_MARK}", m.content)
+            for i, m in enumerate(ep.messages) if m.content.strip()]
+
+
+def is_answer_turn(doc_id: str) -> bool:
+    """Whether a turn document is the assistant's (or a tool's), not a person's."""
+    return doc_id.endswith(ANSWER_MARK)
 
 
 def turn_episode(doc_id: str) -> str:

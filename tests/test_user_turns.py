@@ -1,4 +1,5 @@
-"""A user's turn in a chat with an assistant is a vector of its own (issue 17)."""
+"""A user's turn in a chat with an assistant: a vector of its own, and counted over the
+assistant's turns in the turn list (issue 17)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
-from nemori_cli.indexing import episode_texts
+from nemori_cli.indexing import episode_texts, is_answer_turn, turn_docs, turn_episode
 from nemori_cli.memory import Memory
 from nemori_cli.models import Conversation, Message
 from nemori_cli.pipeline.episodes import build_episode
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import to_hit
+from nemori_cli.search.hybrid import weighted_turns
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 ANSWER = ("Here is a long answer about planning the week, with lists of chores, shopping, "
@@ -75,3 +77,17 @@ def test_search_finds_a_users_statement_among_long_answers(tmp_path: Path) -> No
     assert np.allclose(stored[f"{ep.id}#u6"], expected, atol=1e-5)
     hits = mem.search("beekeeping on the roof and honey", k=3, kind="episode")
     assert hits and "m6" in hits[0].message_ids
+
+
+def test_the_turn_list_ranks_a_users_turn_above_an_answer_that_scores_a_little_more() -> None:
+    ep = chat(["user", "assistant"], {})
+    assert [d for d, _ in turn_docs(ep)] == [f"{ep.id}#t0", f"{ep.id}#t1a"]
+    hits = [("answer#t1a", 2.0), ("statement#t0", 1.5), ("other#t3a", 1.0)]
+    assert [turn_episode(d) for d, _ in weighted_turns(hits)] == ["statement", "answer", "other"]
+
+
+def test_a_chat_between_people_keeps_its_turn_order() -> None:
+    ep = chat(["user"] * 3, {})
+    assert not any(is_answer_turn(d) for d, _ in turn_docs(ep))
+    hits = [("a#t2", 2.0), ("b#t0", 1.5)]
+    assert weighted_turns(hits) == hits
