@@ -69,13 +69,13 @@ def first_person(question: str, name: str) -> str | None:
 
 def subject(prev: str, nxt: str) -> bool:
     """Whether a name between these words is a subject ("did Caroline", "challenges Caroline
-    faced") rather than an object ("for Caroline", "supports Caroline")."""
+    faced") rather than an object ("for Caroline", "gave Caroline a bike")."""
     if nxt in AUX or nxt in AGREE_AFTER or nxt.endswith("ed"):
         return True
-    if prev in PREPOSITIONS:
-        return False
     if prev in AUX or not prev[:1].isalpha():
         return True
+    if prev in PREPOSITIONS or nxt in OBJECT_AFTER:  # "gave Caroline a bike"
+        return False
     return not (prev.endswith("ed") or prev.endswith("s"))
 
 
