@@ -46,7 +46,8 @@ def lexical_text(record: Episode | Fact) -> str:
 
 
 def turn_docs(ep: Episode) -> list[tuple[str, str]]:
-    """The turn index's documents of an episode: (id, text) of each message with words.
+    """The turn index's documents of an episode: (id, text) of each message with words; the
+    id of an assistant's turn ends in ANSWER_MARK, so search can weigh it below a person's.
 
     BM25 over a whole episode dilutes a turn's rare words by the rest of the episode;
     scored alone, the turn that holds them ranks its episode where a raw-turn search would.
