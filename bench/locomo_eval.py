@@ -143,13 +143,19 @@ def aggregate(rows: Sequence[tuple[Question, dict[str, float]]]) -> dict[str, di
 class RawTurns:
     """One sample's turns as documents ("<session date> <speaker>: <text>"), three rankers."""
 
-    def __init__(self, sample: dict[str, Any], embed: Callable[[Sequence[str]], Any]) -> None:
+    def __init__(
+        self,
+        sample: dict[str, Any] | None,
+        embed: Callable[[Sequence[str]], Any],
+        docs: Sequence[Doc] = (),
+    ) -> None:
+        """Index the sample's turns, or (sample None) the given turn documents."""
         import bm25s
         import numpy as np
         import Stemmer
 
-        self.docs: list[Doc] = []
-        for _, turns, when in locomo_data.sessions(sample):
+        self.docs: list[Doc] = list(docs)
+        for _, turns, when in locomo_data.sessions(sample) if sample else ():
             for t in turns:
                 text = f"[{when}] {t.get('speaker')}: {locomo_data.turn_text(t)}"
                 self.docs.append(Doc(None, text, (str(t["dia_id"]),)))

@@ -10,7 +10,8 @@ from nemori_cli.embed import Embedder
 from nemori_cli.models import Episode, Fact, Kind
 from nemori_cli.native_memory import release_free_memory
 from nemori_cli.pipeline.episodes import message_cap
-from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages
+from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.passages import flat_text, passage_id, tail_passages, user_turn_ids
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.store.vector_index import VectorIndex
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 EmbedFn = Callable[[Sequence[str]], "np.ndarray"]
 
 WINDOW_MESSAGES = 4  # messages per vector document of an episode
-TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>
+TURN_SEP = "#t"  # a turn document's id: <episode id>#t<message index>[ANSWER_MARK]
+ANSWER_MARK = "a"  # ends the id of a turn the assistant (or a tool) wrote
 SHORT_NARRATIVE_CHARS = 1200  # narratives up to this length join the title in #0's text
 EPISODE_BATCH = 256  # episodes embedded and upserted together
 FACT_BATCH = 1024  # facts embedded and upserted together
@@ -44,13 +46,19 @@ def lexical_text(record: Episode | Fact) -> str:
 
 
 def turn_docs(ep: Episode) -> list[tuple[str, str]]:
-    """The turn index's documents of an episode: (id, text) of each message with words.
+    """The turn index's documents of an episode: (id, text) of each message with words; the
+    id of an assistant's turn ends in ANSWER_MARK, so search can weigh it below a person's.
 
     BM25 over a whole episode dilutes a turn's rare words by the rest of the episode;
     scored alone, the turn that holds them ranks its episode where a raw-turn search would.
     """
-    return [(f"{ep.id}{TURN_SEP}{i}", m.content) for i, m in enumerate(ep.messages)
-            if m.content.strip()]
+    return [(f"{ep.id}{TURN_SEP}{i}{'' if is_human(m) else ANSWER_MARK}", m.content)
+            for i, m in enumerate(ep.messages) if m.content.strip()]
+
+
+def is_answer_turn(doc_id: str) -> bool:
+    """Whether a turn document is the assistant's (or a tool's), not a person's."""
+    return doc_id.endswith(ANSWER_MARK)
 
 
 def turn_episode(doc_id: str) -> str:
@@ -115,7 +123,8 @@ def own_parts(ep: Episode, whole: str, openings: Sequence[str]) -> list[str]:
 
 
 def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
-    """Lay out the vector documents of episodes: title (or short narrative), windows, passages.
+    """Lay out the vector documents of episodes: title (or short narrative), windows, passages,
+    and in a chat with an assistant each user turn.
 
     A window's vector is the mean of its messages' openings' vectors, which segmentation has
     already computed; the rest of a long message is embedded as passages of its own. The
@@ -142,6 +151,11 @@ def episode_texts(episodes: Sequence[Episode]) -> EpisodeTexts:
                 docs.append(passage)
                 metas.append(meta)
                 parts.append([passage])
+        for i, doc_id in user_turn_ids(ep.id, spoken).items():  # its opening's vector, reused
+            ids.append(doc_id)
+            docs.append(texts[i])
+            metas.append(meta)
+            parts.append([texts[i]])
         for n, start in enumerate(range(0, len(texts), WINDOW_MESSAGES), start=1):
             chunk = texts[start : start + WINDOW_MESSAGES]
             ids.append(f"{ep.id}#{n}")

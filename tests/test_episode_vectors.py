@@ -10,10 +10,10 @@ import numpy as np
 from test_memory import write_chat
 
 from nemori_cli.indexing import SHORT_NARRATIVE_CHARS, episode_texts
-from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.memory import Memory
 from nemori_cli.models import Conversation, Message
 from nemori_cli.pipeline.episodes import build_episode
+from nemori_cli.pipeline.segment import embed_text
 
 CHAT = [
     ("m1", "user", "I finally booked the pottery class for Saturday mornings."),

@@ -14,7 +14,8 @@ def test_the_turn_that_holds_a_rare_word_ranks_its_episode(tmp_path: Path, data_
     mem = ingest_chats(tmp_path, data_dir)
     trip = next(ep for ep in mem.episodes() if ep.conversation_id == "trip")
     turn = trip.messages.index(next(m for m in trip.messages if "Dophilus" in m.content))
-    assert [d for d, _ in mem.parts.turns().query("Dophilus", 5)] == [f"{trip.id}#t{turn}"]
+    # the turn is the assistant's: its id says so (indexing.ANSWER_MARK)
+    assert [d for d, _ in mem.parts.turns().query("Dophilus", 5)] == [f"{trip.id}#t{turn}a"]
     hits = mem.search("Pet Dophilus", k=2, kind="episode")
     assert hits[0].id == trip.id
 

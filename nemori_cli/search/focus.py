@@ -24,7 +24,7 @@ from nemori_cli.models import Episode, Message, SearchHit
 from nemori_cli.pipeline.dates import annotate_dates, named_period
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
-from nemori_cli.pipeline.passages import passage_ids
+from nemori_cli.pipeline.passages import passage_ids, user_turn_ids
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.fusion import RRF_K
@@ -116,6 +116,8 @@ def refine(
     passages = {ep.id: passage_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
     wanted = [f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(spoken[ep.id]))]
     wanted += [d for ep in ep_hits for ds in passages[ep.id].values() for d in ds]
+    user_turns = {ep.id: user_turn_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
+    wanted += [d for ep in ep_hits for d in user_turns[ep.id].values()]
     fact_ids = [h.id for h in pool if h.kind == "fact"]
     stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
     stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
@@ -154,9 +156,14 @@ def refine(
             continue
         msgs = spoken[ep.id]
         tails = passages[ep.id]
+        alone = user_turns[ep.id]
 
-        def turn_sim(i: int, ep: Episode = ep, tails: dict[int, list[str]] = tails) -> float:
-            return max([sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))])
+        def turn_sim(
+            i: int, ep: Episode = ep, tails: dict[int, list[str]] = tails,
+            alone: dict[int, str] = alone,
+        ) -> float:
+            own = [sim(alone[i])] if i in alone else []
+            return max([sim(_window_id(ep, i)), *own, *(sim(d) for d in tails.get(i, ()))])
 
         turn = [
             turn_sim(i) + params.lexical_weight * lexical(m.content) + dated(m.content)

@@ -1,0 +1,86 @@
+"""bench/haystack_*.py: the user/assistant haystack and its first-person questions, on
+made-up LoCoMo-shaped samples."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import haystack_data  # noqa: E402
+import haystack_questions  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("What did Rosa research?", "What did I research?"),
+        ("What is Rosa's favourite band?", "What is my favourite band?"),
+        ("Who gave Rosa a bike?", "Who gave me a bike?"),
+        ("What does Rosa like about her garden?", "What do I like about my garden?"),
+        ("Is Rosa a teacher?", "Am I a teacher?"),
+        ("When did Rosa say she moved?", "When did I say I moved?"),
+        ("What challenges Rosa faced at work?", "What challenges I faced at work?"),
+    ],
+)
+def test_a_question_about_the_user_is_asked_in_the_first_person(question: str, asked: str) -> None:
+    assert haystack_questions.first_person(question, "Rosa") == asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which band Rosa loves most?", "Where did Rosa and her sister go?", "Did he give her a cake?"],
+)
+def test_a_question_that_cannot_be_rewritten_cleanly_is_dropped(question: str) -> None:
+    assert haystack_questions.first_person(question, "Rosa") is None
+
+
+def sample(n: int, a: str, b: str, sessions: int) -> dict[str, Any]:
+    conv: dict[str, Any] = {"speaker_a": a, "speaker_b": b}
+    for s in range(1, sessions + 1):
+        conv[f"session_{s}_date_time"] = f"10:00 am on {s} May, 2023"
+        conv[f"session_{s}"] = [
+            {"speaker": a, "dia_id": f"D{s}:1", "text": f"Hi {b}! I planted tomatoes, day {s}."},
+            {"speaker": b, "dia_id": f"D{s}:2", "text": f"Nice, {a}! How are {a}'s plants?"},
+        ]
+    qa = [
+        {"category": 4, "question": f"What did {a} plant?", "answer": "tomatoes",
+         "evidence": ["D1:1"]},
+        {"category": 4, "question": f"What did {b} ask?", "answer": "plants",
+         "evidence": ["D1:2"]},
+    ]
+    return {"sample_id": f"s{n}", "conversation": conv, "qa": qa}
+
+
+def test_each_user_gets_a_dated_haystack_of_long_answers_without_names(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(haystack_data, "SESSIONS", 6)
+    samples = [sample(0, "Rosa", "Ivo", 3), sample(1, "Tom", "Ada", 4), sample(2, "Li", "Max", 4)]
+    sessions = haystack_data.build_user(samples, 0)
+    assert len(sessions) == 6
+    assert sessions == haystack_data.build_user(samples, 0)  # deterministic
+    assert [s.start for s in sessions] == sorted(s.start for s in sessions)
+    own = [s for s in sessions if s.id.startswith("s0.")]
+    assert len(own) == 3 and {t.id for s in own for t in s.turns} >= {"D1:1", "D1:2"}
+    others = [t.id for s in sessions if s not in own for t in s.turns]
+    assert all(i.split(".")[0] in ("s1", "s2") for i in others)  # a session per prefix
+    low, high = haystack_data.ANSWER_WORDS
+    for s in sessions:
+        for t in s.turns:
+            assert not any(name in t.text for name in ("Rosa", "Ivo", "Tom", "Ada", "Li ", "Max"))
+            if t.role == "assistant":
+                assert low <= len(t.text.split()) <= high + 20
+    user = next(t for t in own[0].turns if t.role == "user")
+    assert user.text == "Hi! I planted tomatoes, day 1."
+
+
+def test_only_questions_about_the_users_own_turns_are_kept() -> None:
+    samples = [sample(0, "Rosa", "Ivo", 2)]
+    kept, why = haystack_questions.user_questions(samples, [0])
+    assert [(q.question, q.user, set(q.evidence)) for q in kept] == [
+        ("What did I plant?", "haystack-s0", {"D1:1"})
+    ]
+    assert why["evidence not all the user's"] == 1
