@@ -101,14 +101,24 @@ def main(argv: list[str] | None = None) -> None:
                    help="bench/locomo.py's results JSON, for nemori's own figures")
     p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     args = p.parse_args(argv)
-    body = table(measure(locomo_data.load_samples(args.data)), nemori_rows(Path(args.results)))
+    found = measure(locomo_data.load_samples(args.data))
+    body = table(found, nemori_rows(Path(args.results)))
     print(body)
     if not args.no_write:
+        every = found["all"]
         section = (f"{START}\n### Answer recall's ceiling (issue 17)\n\n"
                    "`python bench/locomo_answer_ceiling.py`: answer recall (the share of a gold "
                    "answer's content words in the text shown) of texts chosen with the gold "
                    "evidence in hand, beside nemori's within 1,000 and 2,000 words (from "
-                   "`bench/results/locomo.json`).\n\n" + body + f"\n{END}")
+                   "`bench/results/locomo.json`).\n\n" + body + "\n\n"
+                   "Many gold answers are not worded in the conversation at all: the whole "
+                   f"conversation holds {every['whole conversation']['overall']:.3f} of their "
+                   f"content words, the evidence sessions "
+                   f"{every['evidence sessions']['overall']:.3f}, the evidence turns "
+                   f"{every['evidence turns']['overall']:.3f}. An answer recall of 0.85 within "
+                   "1,000 words (issue 17's target) is above what showing every evidence session "
+                   "whole reaches; nemori shows relative dates resolved, which is why its "
+                   "temporal figure is above the evidence turns'.\n" + END)
         replace_section(HERE.parent / "docs" / "benchmarks.md", START, END, section)
 
 
