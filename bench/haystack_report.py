@@ -11,7 +11,7 @@ from locomo_eval import CATEGORIES
 from md_table import md_table
 
 START, END = "<!-- haystack:start -->", "<!-- haystack:end -->"
-COMMAND = "/work/venv/bin/python bench/assistant_haystack.py"
+COMMAND = "python bench/assistant_haystack.py"
 GROUPS = ("overall", *CATEGORIES.values())
 LABELS = {"nemori": "nemori", "bm25": "raw turns, bm25", "embed": "raw turns, embedder",
           "hybrid": "raw turns, hybrid"}

@@ -26,7 +26,7 @@ LABELS = {
     "hybrid": "raw turns, hybrid",
 }
 SPLIT_NAMES = {"tune": "samples 0-4 (tune)", "held_out": "samples 5-9 (held out)", "all": "all ten"}
-COMMAND = "/work/venv/bin/python bench/locomo.py"
+COMMAND = "python bench/locomo.py"
 # levers measured on samples 0-4 only (evidence recall at 1000 words, offline, all categories)
 TUNING = [
     "Levers measured on samples 0-4 (evidence recall at 1000 words): whole episodes 0.674;",
