@@ -297,7 +297,8 @@ def best_stretch(words: Sequence[str], size: int, wanted: Collection[str]) -> in
     """The start of the run of size words holding the most wanted terms (0 on a tie)."""
     if not wanted or len(words) <= size:
         return 0
-    found = [1 if terms(w) & set(wanted) else 0 for w in words]
+    wanted = set(wanted)
+    found = [1 if not terms(w).isdisjoint(wanted) else 0 for w in words]
     best, best_start, running = sum(found[:size]), 0, sum(found[:size])
     for start in range(1, len(words) - size + 1):
         running += found[start + size - 1] - found[start - 1]
