@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import shutil
 import sys
 import tempfile
@@ -37,6 +36,7 @@ import haystack_questions  # noqa: E402
 import haystack_report as report  # noqa: E402
 import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
+from docs_section import save_results  # noqa: E402
 from locomo import code_hash, disk_cached  # noqa: E402
 
 SPLITS = {"tune": range(0, 5), "held_out": range(5, 10)}
@@ -140,11 +140,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     results = run(args)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(report.table(results))
-    print(f"results: {out}", file=sys.stderr)
+    save_results(results, args.out, report.table(results))
     if not args.no_write:
         report.write_docs(results, ROOT / "docs" / "benchmarks.md")
         print("wrote docs/benchmarks.md", file=sys.stderr)

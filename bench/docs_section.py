@@ -1,8 +1,20 @@
-"""Replace one marked section of a markdown file (each benchmark owns its own section)."""
+"""A benchmark's outputs: its results JSON, and its own marked section of a markdown file."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
+from typing import Any
+
+
+def save_results(results: dict[str, Any], out: Path | str, table: str) -> None:
+    """Write a run's results as JSON to out and print its table (the path goes to stderr)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(table)
+    print(f"results: {out}", file=sys.stderr)
 
 
 def replace_section(path: Path, start: str, end: str, body: str) -> None:

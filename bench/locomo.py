@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE))
 import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 import locomo_report as report  # noqa: E402
+from docs_section import save_results  # noqa: E402
 
 SPLITS = {"tune": range(0, 5), "held_out": range(5, 10), "all": range(0, 10)}
 SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
@@ -199,11 +200,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     results = run(args)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(report.table(results))
-    print(f"results: {out}", file=sys.stderr)
+    save_results(results, args.out, report.table(results))
     if not args.no_write:
         chart = ROOT / "docs" / "locomo.png"
         report.chart(results, chart)

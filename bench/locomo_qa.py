@@ -18,7 +18,6 @@ locomo-qa section of docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 import locomo_judge  # noqa: E402
 import locomo_qa_report as report  # noqa: E402
+from docs_section import save_results  # noqa: E402
 
 SYSTEMS = ("nemori", "raw_hybrid")
 
@@ -211,11 +211,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results = run(args)
     results["command"] = "python bench/locomo_qa.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(report.table(results))
-    print(f"results: {out}", file=sys.stderr)
+    save_results(results, args.out, report.table(results))
     if not args.no_write:
         report.write_docs(results, ROOT / "docs" / "benchmarks.md")
         print("wrote docs/benchmarks.md", file=sys.stderr)
