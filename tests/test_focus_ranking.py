@@ -113,6 +113,16 @@ def test_named_period_reads_days_and_months_a_question_names() -> None:
     assert no_such_day and no_such_day(date(2023, 2, 10))
 
 
+def test_named_period_reads_a_range_with_the_week_after_it() -> None:
+    days = named_period("Where was I between August 11 and August 15 2023?")
+    assert days and days(date(2023, 8, 11)) and days(date(2023, 8, 17))  # told two days later
+    assert not days(date(2023, 8, 10)) and not days(date(2023, 8, 23))
+    months = named_period("What did I cook from March to May, 2023?")
+    assert months and months(date(2023, 3, 1)) and months(date(2023, 5, 31))
+    assert not months(date(2023, 2, 28)) and not months(date(2023, 6, 8))
+    backwards = named_period("between 20 June and 3 June, 2023")  # no range: the named day
+    assert backwards and backwards(date(2023, 6, 3)) and not backwards(date(2023, 6, 10))
+
 def test_a_when_question_prefers_the_turn_that_names_a_time() -> None:
     ep = episode(
         {

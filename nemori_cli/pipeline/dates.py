@@ -210,7 +210,8 @@ MONTHS = (
     "november",
     "december",
 )
-_MONTH = "(?P<month>" + "|".join(MONTHS) + ")"
+_MONTH_NAME = "(?:" + "|".join(MONTHS) + ")"
+_MONTH = f"(?P<month>{_MONTH_NAME})"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r",? (?P<year>\d{4})\b"
 _DAY_FIRST = re.compile(rf"\b{_DAY} {_MONTH}{_YEAR}", re.I)
@@ -218,6 +219,14 @@ _MONTH_FIRST = re.compile(rf"\b{_MONTH} {_DAY}{_YEAR}", re.I)
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}{_YEAR}", re.I)
 _MONTH_ONLY = re.compile(rf"\b(?:in|during|of|last|this) {_MONTH}\b", re.I)
 TALKED_AFTER = timedelta(days=7)  # an event of a month is often told in the days after it
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+_POINT = rf"(?:{_ORDINAL} {_MONTH_NAME}|{_MONTH_NAME}(?: {_ORDINAL})?)"
+_RANGE = re.compile(
+    rf"\b(?:between|from) (?P<start>{_POINT}(?:,? \d{{4}})?)"
+    rf" (?:and|to|until|till|through) (?P<end>{_POINT}(?:,? \d{{4}})?)\b",
+    re.I,
+)
+_YEAR_AT_END = re.compile(r",? (\d{4})$")
 
 
 def named_period(text: str) -> Callable[[date], bool] | None:
@@ -225,8 +234,12 @@ def named_period(text: str) -> Callable[[date], bool] | None:
 
     A named day matches itself and its neighbours; a month also matches the week after it,
     when people tell each other about it; a month without a year matches it in any year.
+    A range ("between August 11 and August 15, 2023") matches its days and the week after.
     None when the text names no day or month.
     """
+    if (m := _RANGE.search(text)) and (span := _range_days(m["start"], m["end"])):
+        first, last = span
+        return lambda d: first <= d <= last + TALKED_AFTER
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
         if m := pattern.search(text):
             try:
@@ -245,4 +258,32 @@ def named_period(text: str) -> Callable[[date], bool] | None:
         return lambda d: (
             d.month == month or (d.month == month % 12 + 1 and d.day <= TALKED_AFTER.days)
         )
+    return None
+
+
+def _range_days(start: str, end: str) -> tuple[date, date] | None:
+    """The first and last day of a range's two ends; the start may take the end's year."""
+    year = _YEAR_AT_END.search(end)
+    if year is None:
+        return None
+    if _YEAR_AT_END.search(start) is None:
+        start = f"{start} {year[1]}"
+    first, last = _point_days(start), _point_days(end)
+    if first is None or last is None or last[1] < first[0]:
+        return None
+    return first[0], last[1]
+
+
+def _point_days(text: str) -> tuple[date, date] | None:
+    """The first and last day a named day or month stands for."""
+    for pattern in (_DAY_FIRST, _MONTH_FIRST):
+        if (m := pattern.fullmatch(text)) is not None:
+            try:
+                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
+            except ValueError:
+                return None
+            return day, day
+    if (m := _MONTH_YEAR.fullmatch(text)) is not None:
+        first = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
+        return first, _add_months(first, 1) - timedelta(days=1)
     return None
