@@ -16,6 +16,7 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.requests import self_statements
+from nemori_cli.pipeline.slang import plain_words
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
     normalise_quotes,
@@ -183,7 +184,7 @@ def statements(
         score = salience(sentence, category)
         if score < MIN_SCORE:
             continue
-        spoken = drop_intensifiers(sentence)
+        spoken = plain_words(drop_intensifiers(sentence))
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
         text = replace_dates(undated, message.timestamp)
         text = re.sub(r"!+$", ".", text)
