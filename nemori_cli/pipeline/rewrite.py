@@ -15,7 +15,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\
 _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
-    r"|totally|absolutely|definitely|right|anyway|anyways|btw|by the way|also|and|but|plus"
+    r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
+    r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lol|lmao"
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
@@ -251,9 +252,19 @@ _INTENSIFIER = re.compile(
 )
 
 
+# "I just took", "Just last week I ...": a filler "just" before what the speaker did
+_JUST = re.compile(
+    r"\b(?P<subject>i|we|i'm|we're|i've|we've|i'd|we'd|i was|we were|i had|we had) just\s+(?=\w)"
+    r"|^just\s+(?=(?:last|yesterday|this|a few|the other|recently|on|in)\b)",
+    re.IGNORECASE,
+)
+
+
 def drop_intensifiers(sentence: str) -> str:
     """Drop emphasis that chat adds and a fact does not need: "I'm so excited" -> "I'm excited"."""
-    return _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
+    text = _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
+    text = _JUST.sub(lambda m: f"{m['subject']} " if m["subject"] else "", text)
+    return text[:1].upper() + text[1:] if sentence[:1].isupper() else text
 
 
 def to_third_person(sentence: str, subject: str | None) -> str:

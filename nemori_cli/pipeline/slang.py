@@ -52,7 +52,7 @@ _ASIDES = re.compile(
 )
 _SHORT = re.compile(
     r"(?<![\w'/-])(?:" + "|".join(re.escape(w) for w in sorted(SHORTHAND, key=len, reverse=True))
-    + r")(?![\w'/-])",
+    + r")(?![\w/-]|'(?!s\b))",  # "pic's" is "picture's"
     re.IGNORECASE,
 )
 
