@@ -146,6 +146,9 @@ def restore_subject(sentence: str) -> str:
         if _TIME_BEEN.match(rest):
             return f"It's {lowered}{tail}"
         return f"I've {lowered}{tail}"
+    after = rest[len(word) :].split()
+    if word in {"gonna", "going"} and "be" in after[:2]:
+        return sentence  # "Gonna be a great night": chat leaves out who or what
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
     if word in PROGRESSIVE and not _FINITE.search(rest[len(word) :]):
@@ -153,6 +156,8 @@ def restore_subject(sentence: str) -> str:
     past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
     )
+    if past and after[:1] and after[0].lower() in {"me", "us"}:
+        return f"It {lowered}{tail}"  # "Made me think": the speaker is the object
     return f"I {lowered}{tail}" if past else sentence
 
 
