@@ -16,7 +16,6 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import replace_dates
 from nemori_cli.pipeline.requests import self_statements
-from nemori_cli.pipeline.slang import plain_words
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
     normalise_quotes,
@@ -26,6 +25,7 @@ from nemori_cli.pipeline.rewrite import (
     to_third_person,
     word_set,
 )
+from nemori_cli.pipeline.slang import plain_words
 
 if TYPE_CHECKING:
     import numpy as np

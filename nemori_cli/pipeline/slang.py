@@ -47,20 +47,26 @@ SHORTHAND = {
 # "I've gotta" -> "I've got to"; otherwise "I gotta" -> "I have to"
 _GOT_TO = re.compile(r"(?:(?<=\bhave )|(?<=\bhas )|(?<='ve )|(?<='s ))gotta\b", re.IGNORECASE)
 _ASIDES = re.compile(
-    r"\s*[,(]?\s*\b(?:lol|lmao|rofl|haha+|tbh|imo|imho|btw|omg|to be honest)\b\s*\)?(?=[\s,.!?;:]|$)",
+    r"\s*[,(]?\s*\b(?:lol|lmao|rofl|haha+|tbh|imo|imho|btw|omg|to be honest)\b\s*\)?"
+    r"(?=[\s,.!?;:]|$)",
     re.IGNORECASE,
 )
+def _upper(match: re.Match[str]) -> str:
+    return match.group(1) + match.group(2).upper()
+
+
+# lower case or capitalised, not capitals: "RN" is a nurse, "rn" is "right now"
+_FORMS = sorted({f for w in SHORTHAND for f in (w, re.sub(r"^('?)(\w)", _upper, w))},
+                key=len, reverse=True)
 _SHORT = re.compile(
-    r"(?<![\w'/-])(?:" + "|".join(re.escape(w) for w in sorted(SHORTHAND, key=len, reverse=True))
-    + r")(?![\w/-]|'(?!s\b))",  # "pic's" is "picture's"
-    re.IGNORECASE,
-)
+    r"(?<![\w'/-])(?:" + "|".join(re.escape(f) for f in _FORMS) + r")(?![\w/-]|'(?!s\b))"
+)  # "pic's" is "picture's"
 
 
 def _plain(match: re.Match[str]) -> str:
     word = match.group(0)
     plain = SHORTHAND[word.lower()]
-    return plain[:1].upper() + plain[1:] if word[:1].isupper() else plain
+    return plain[:1].upper() + plain[1:] if word.lstrip("'")[:1].isupper() else plain
 
 
 def plain_words(sentence: str) -> str:
