@@ -97,7 +97,7 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         ("Taking time for ourselves is vital for my family.", "Jon",
          ["Taking time for themselves is vital for Jon's family."]),
         ("On another note, I just adopted a pup from a shelter!", "Maria",
-         ["Maria adopted a pup from a shelter."]),
+         ["Maria just adopted a pup from a shelter."]),
         ("Last week I retook the driving test, and I feel ready for the road.", "John",
          ["In the week before 8 May 2023 John retook the driving test, and John feels ready for "
           "the road."]),

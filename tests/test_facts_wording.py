@@ -42,7 +42,7 @@ def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
     ("content", "name", "expected"),
     [
         ("Actually, I just took my kids to the science museum.", "Melanie",
-         "Melanie took Melanie's kids to the science museum."),
+         "Melanie just took Melanie's kids to the science museum."),
         ("Woah, I won an international gaming tournament yesterday!", "Nate",
          "Nate won an international gaming tournament on 7 May 2023."),
         # a kept clause after the one said to the listener does not open on "so"

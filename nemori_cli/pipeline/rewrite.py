@@ -257,19 +257,9 @@ _INTENSIFIER = re.compile(
 )
 
 
-# "I just took", "Just last week I ...": a filler "just" before what the speaker did
-_JUST = re.compile(
-    r"\b(?P<subject>i|we|i'm|we're|i've|we've|i'd|we'd|i was|we were|i had|we had) just\s+(?=\w)"
-    r"|^just\s+(?=(?:last|yesterday|this|a few|the other|recently|on|in)\b)",
-    re.IGNORECASE,
-)
-
-
 def drop_intensifiers(sentence: str) -> str:
     """Drop emphasis that chat adds and a fact does not need: "I'm so excited" -> "I'm excited"."""
-    text = _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
-    text = _JUST.sub(lambda m: f"{m['subject']} " if m["subject"] else "", text)
-    return text[:1].upper() + text[1:] if sentence[:1].isupper() else text
+    return _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
 
 
 def to_third_person(sentence: str, subject: str | None) -> str:
