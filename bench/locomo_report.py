@@ -7,6 +7,7 @@ from typing import Any
 
 import locomo_facts_round
 import locomo_facts_round8
+import locomo_facts_round12
 import locomo_round5
 import locomo_round7
 import locomo_round9
@@ -131,6 +132,8 @@ ROUND3 = [
     *locomo_round10.LINES,
     "",
     *locomo_round11.LINES,
+    "",
+    *locomo_facts_round12.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

@@ -40,6 +40,7 @@ def without_addressee(sentence: str) -> str:
             kept += [pieces[i - 1]] if kept and i else []
             kept.append(pieces[i])
     text = "".join(kept).strip(" ,;:-–—")
+    text = re.sub(r"^(?:and|but|so)\s+", "", text, flags=re.IGNORECASE)  # "so I joined"
     if not SPEAKER.search(text):
         return ""  # what is left says nothing about the speaker
     return text[:1].upper() + text[1:]

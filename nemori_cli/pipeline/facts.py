@@ -25,6 +25,7 @@ from nemori_cli.pipeline.rewrite import (
     to_third_person,
     word_set,
 )
+from nemori_cli.pipeline.slang import plain_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -183,7 +184,7 @@ def statements(
         score = salience(sentence, category)
         if score < MIN_SCORE:
             continue
-        spoken = drop_intensifiers(sentence)
+        spoken = plain_words(drop_intensifiers(sentence))
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
         text = replace_dates(undated, message.timestamp)
         text = re.sub(r"!+$", ".", text)

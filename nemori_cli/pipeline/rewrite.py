@@ -15,7 +15,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\
 _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
-    r"|totally|absolutely|definitely|right|anyway|anyways|btw|by the way|also|and|but|plus"
+    r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
+    r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lol|lmao"
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
@@ -145,6 +146,9 @@ def restore_subject(sentence: str) -> str:
         if _TIME_BEEN.match(rest):
             return f"It's {lowered}{tail}"
         return f"I've {lowered}{tail}"
+    after = rest[len(word) :].split()
+    if word in {"gonna", "going"} and "be" in after[:2]:
+        return sentence  # "Gonna be a great night": chat leaves out who or what
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
     if word in PROGRESSIVE and not _FINITE.search(rest[len(word) :]):
@@ -152,6 +156,8 @@ def restore_subject(sentence: str) -> str:
     past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
     )
+    if past and after[:1] and after[0].lower() in {"me", "us"}:
+        return f"It {lowered}{tail}"  # "Made me think": the speaker is the object
     return f"I {lowered}{tail}" if past else sentence
 
 

@@ -1,0 +1,69 @@
+"""Offline facts read as prose: chat shorthand in plain words, no fillers, no wrong subject."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import statements
+
+MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def said(content: str, name: str | None = None) -> list[str]:
+    """The fact texts one message yields."""
+    message = Message(id="m1", role="user", content=content, name=name, timestamp=MAY8)
+    return [s.content for s in statements(message)]
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        ("I took my fam camping in the mountains.", "Melanie",
+         "Melanie took Melanie's family camping in the mountains."),
+        ("I'm gonna continue my edu and check out career options.", "Caroline",
+         "Caroline is going to continue Caroline's education and check out career options."),
+        ("Blue is my fave color, it makes me feel relaxed.", "Caroline",
+         "Blue is Caroline's favorite color, it makes Caroline feel relaxed."),
+        ("I wanna frame this pic of my bday party lol", "Jon",
+         "Jon wants to frame this picture of Jon's birthday party."),
+        ("I started my own biz 'cause I love fashion, tbh.", None,
+         "The user started the user's own business because the user loves fashion."),
+    ],
+)
+def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
+                                               expected: str) -> None:
+    assert said(content, name) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        ("Actually, I just took my kids to the science museum.", "Melanie",
+         "Melanie just took Melanie's kids to the science museum."),
+        ("Woah, I won an international gaming tournament yesterday!", "Nate",
+         "Nate won an international gaming tournament on 7 May 2023."),
+        # a kept clause after the one said to the listener does not open on "so"
+        ("Your story inspired me, so I joined a fire-fighting brigade.", "John",
+         "John joined a fire-fighting brigade."),
+    ],
+)
+def test_a_filler_does_not_open_a_fact(content: str, name: str, expected: str) -> None:
+    assert said(content, name) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("content", "wrong"),
+    [
+        # "It's gonna be a great night": the night, not the speaker
+        ("Gonna be a great night featuring LGBTQ artists and their talents.",
+         "Caroline is"),
+        # "It made me think": the speaker is the object, not the subject
+        ("I ran a charity race last Saturday. Really made me think about taking care of my mind.",
+         "Caroline made Caroline think"),
+    ],
+)
+def test_an_elided_subject_is_not_replaced_by_the_speaker(content: str, wrong: str) -> None:
+    assert not any(fact.startswith(wrong) for fact in said(content, "Caroline"))
