@@ -51,7 +51,10 @@ _ASIDES = re.compile(
     r"(?=[\s,.!?;:]|$)",
     re.IGNORECASE,
 )
+
+
 def _upper(match: re.Match[str]) -> str:
+    """A shorthand capitalised, past a leading apostrophe: "'cause" -> "'Cause"."""
     return match.group(1) + match.group(2).upper()
 
 
