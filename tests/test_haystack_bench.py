@@ -84,3 +84,17 @@ def test_only_questions_about_the_users_own_turns_are_kept() -> None:
         ("What did I plant?", "haystack-s0", {"D1:1"})
     ]
     assert why["evidence not all the user's"] == 1
+
+
+def test_the_preference_questions_cover_every_sample_and_name_their_evidence_turns() -> None:
+    import json
+    import re
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "preference_questions.json"
+    items = json.loads(path.read_text())
+    assert len(items) >= 60
+    per_sample = {i: sum(q["sample"] == i for q in items) for i in range(10)}
+    assert min(per_sample.values()) >= 5
+    for q in items:
+        assert q["evidence"] and all(re.fullmatch(r"D\d+:\d+", e) for e in q["evidence"])
+        assert q["question"].strip() and q["note"]

@@ -54,6 +54,9 @@ class FocusParams:
     time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
     diversity: float = 0.0  # taken off a hit per better hit from the same conversation
     when_weight: float = 0.2  # added to a turn or hit naming a time, for a "when" question
+    # in a chat with an assistant, the similarity of any document but a user turn's (windows,
+    # passages of long answers, the episode's own) is multiplied by this
+    answer_sim: float = 1.0
 
 
 DEFAULT = FocusParams()
@@ -158,12 +161,15 @@ def refine(
         tails = passages[ep.id]
         alone = user_turns[ep.id]
 
+        scale = params.answer_sim if alone else 1.0
+
         def turn_sim(
             i: int, ep: Episode = ep, tails: dict[int, list[str]] = tails,
-            alone: dict[int, str] = alone,
+            alone: dict[int, str] = alone, scale: float = scale,
         ) -> float:
             own = [sim(alone[i])] if i in alone else []
-            return max([sim(_window_id(ep, i)), *own, *(sim(d) for d in tails.get(i, ()))])
+            rest = [sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))]
+            return max([*own, *(scale * x for x in rest)])
 
         turn = [
             turn_sim(i) + params.lexical_weight * lexical(m.content) + dated(m.content)
@@ -178,7 +184,7 @@ def refine(
             keeps = _spans(turn, params)
             parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights) for keep in keeps]
         own[(h.kind, h.id)] = [
-            matched(part, max([sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
+            matched(part, max([scale * sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
                     + max((dated(msgs[i].content) for i in keep), default=0.0))
             for keep, part in zip(keeps, parts, strict=True)
         ]

@@ -1,4 +1,5 @@
-"""What a question asks for beyond its words: a time ("when ...", "in which year ...")."""
+"""What a question asks for beyond its words: a time ("when ...", "in which year ..."), or
+advice that rests on what the asker likes ("Can you suggest ...", "What should I ...")."""
 
 from __future__ import annotations
 
@@ -27,3 +28,16 @@ def asks_when(question: str) -> bool:
 def says_when(text: str) -> bool:
     """Whether a text names a time (a date, a month, a weekday, "last week", "ago")."""
     return bool(_DATED.search(text)) or any(p.search(text) for p, _ in RULES)
+
+
+_ADVICE = re.compile(
+    r"\b(?:recommend\w*|suggest\w*|ideas?|tips?|advice|advise|(?:should|could|shall|might) "
+    r"(?:I|we)|would I|I should|would (?:fit|suit|help)|suit(?:s|ed)? me|for me"
+    r"|I'd (?:enjoy|like|love)|I (?:might|would) (?:enjoy|like|love))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_advice(question: str) -> bool:
+    """Whether a question asks for a recommendation or advice for the asker."""
+    return bool(_ADVICE.search(question))

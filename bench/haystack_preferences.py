@@ -1,0 +1,187 @@
+"""Preference questions on the user/assistant haystack: nemori against raw-turn search.
+
+    python bench/haystack_preferences.py              # all ten samples; writes docs/benchmarks.md
+    python bench/haystack_preferences.py --no-write   # table only (and the results JSON)
+    python bench/haystack_preferences.py --split tune --misses   # samples 0-4, misses shown
+
+A LongMemEval-style user states a like, habit, diet or plan in one session and much later
+asks for advice that depends on it without repeating its words ("Can you suggest an animated
+film for movie night?" after naming a favourite film). bench/preference_questions.json holds
+66 such questions written for the haystack's users (speaker A of each LoCoMo sample), each
+with the dialogue ids of the turns that state the preference and a short note of it. The
+haystack and its ingested store are bench/assistant_haystack.py's (all ten users, cached
+under the same key, so an unchanged ingest reuses them); every question is searched with
+Memory.search(question, k=30) and scored as the haystack scores (session recall@5/10 rolled
+up from the hits, hit@5/10, evidence at 1000 words), next to raw turns ranked by bm25s, the
+same embedder and RRF of both. Samples 0-4 tune, 5-9 are held out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import assistant_haystack as hay  # noqa: E402
+import haystack_data  # noqa: E402
+import locomo_data  # noqa: E402
+import locomo_eval as ev  # noqa: E402
+from docs_section import replace_section, save_results  # noqa: E402
+from md_table import md_table  # noqa: E402
+
+QUESTIONS = HERE / "preference_questions.json"
+START, END = "<!-- haystack-preferences:start -->", "<!-- haystack-preferences:end -->"
+COMMAND = "python bench/haystack_preferences.py"
+METRICS = ("sess@5", "sess@10", "hit@5", "hit@10", "ev@1000")
+SPLITS = {"tune": range(0, 5), "held_out": range(5, 10)}
+SPLIT_NAMES = {"tune": "0-4", "held_out": "5-9 (held out)"}
+PREFERENCE = 0  # the category these questions carry (LoCoMo's are 1-4)
+
+
+def load_questions(samples: list[dict[str, Any]], path: Path = QUESTIONS) -> list[ev.Question]:
+    """The preference questions, their evidence checked against the samples' turns."""
+    out = []
+    for item in json.loads(path.read_text()):
+        sample = samples[item["sample"]]
+        user = haystack_data.speakers(sample)[0]
+        speaker = {str(t["dia_id"]): t.get("speaker") for _, turns, _ in
+                   locomo_data.sessions(sample) for t in turns}
+        evidence = frozenset(item["evidence"])
+        wrong = [e for e in evidence if speaker.get(e) != user]
+        if wrong:
+            raise SystemExit(f"{item['question']!r}: evidence {wrong} is not the user's turn")
+        out.append(ev.Question(item["sample"], haystack_data.user_id(sample), PREFERENCE,
+                               item["question"], item["note"], evidence))
+    return out
+
+
+def mean(rows: list[dict[str, float]]) -> dict[str, float]:
+    """Every metric's mean over the rows, and n."""
+    keys = sorted({k for m in rows for k in m})
+    out = {k: sum(m.get(k, 0.0) for m in rows) / max(1, len(rows)) for k in keys}
+    out["n"] = len(rows)
+    return out
+
+
+def show_miss(q: ev.Question, hits: list[Any], turns: dict[str, str]) -> None:
+    """Print a question nemori missed at 5 sessions: its evidence and the sessions it found."""
+    ranked = ev.sessions_ranked(hits)
+    wanted = {ev.session_of(e) for e in q.evidence}
+    where = [ranked.index(s) + 1 if s in ranked else None for s in sorted(wanted)]
+    print(f"\n[{q.sample}] {q.question}  (evidence sessions ranked {where})", file=sys.stderr)
+    for e in sorted(q.evidence):
+        print(f"   evidence {e}: {turns[e][:160]}", file=sys.stderr)
+    for h in hits[:5]:
+        text = " ".join(h.content.split())[:130]
+        print(f"   {h.kind} {ev.sessions_ranked([h])[:2]} {h.score:.3f}: {text}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Reuse (or build) the haystack's store, score every preference question of the split."""
+    from nemori_cli.memory import Memory
+
+    samples = locomo_data.load_samples(args.data)
+    everyone = list(range(len(samples)))
+    users = haystack_data.build_users(samples, everyone)  # the store holds all ten users
+    root = hay.build_store(args, users)
+    chosen = [i for i in everyone if args.split == "all" or i in SPLITS[args.split]]
+    questions = [q for q in load_questions(samples) if q.sample in chosen]
+    memory = Memory.open(data_dir=root / "data")
+    embed = hay.disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")
+    t = time.perf_counter()
+    rows: dict[str, list[tuple[ev.Question, dict[str, float]]]] = defaultdict(list)
+    for uid in dict.fromkeys(q.user for q in questions):
+        raw = ev.RawTurns(None, embed, hay.raw_docs(users[uid]))
+        turns = {t.id: t.text for s in users[uid] for t in s.turns}
+        for q in (q for q in questions if q.user == uid):
+            hits = memory.search(q.question, k=hay.K, user=uid)
+            scored = ev.score(q, hits)
+            rows["nemori"].append((q, scored))
+            if args.misses and scored["sess@5"] < 1:
+                show_miss(q, hits, turns)
+            qvec = embed([q.question])[0]
+            for method in hay.SYSTEMS[1:]:
+                rows[method].append((q, ev.score(q, raw.rank(method, q.question, hay.K, qvec))))
+    retrieval = {
+        split: {s: mean([m for q, m in rows[s] if q.sample in idx]) for s in hay.SYSTEMS}
+        for split, idx in SPLITS.items() if any(i in idx for i in chosen)
+    }
+    return {
+        "settings": {"k": hay.K, "questions": str(QUESTIONS.relative_to(ROOT)),
+                     "samples": chosen},
+        "seconds": {"search_and_score": round(time.perf_counter() - t, 1)},
+        "retrieval": retrieval,
+    }
+
+
+def table(results: dict[str, Any]) -> str:
+    """A row per split and system: n and every metric."""
+    body = [[SPLIT_NAMES[split], hay.report.LABELS[s], str(m["n"]),
+             *(f"{m.get(k, 0):.3f}" for k in METRICS)]
+            for split, per in results["retrieval"].items() for s, m in per.items()]
+    return "\n".join(md_table(["samples", "system", "n", *METRICS], body))
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The docs section (between the preference markers)."""
+    return "\n".join([
+        START,
+        "## Preference questions on the user/assistant haystack",
+        "",
+        f"`{COMMAND}` (`--no-write` leaves this file alone) asks the haystack above",
+        "(`bench/assistant_haystack.py`, the same cached store) 66 questions written for it",
+        "(`bench/preference_questions.json`): in each, the user asks for a recommendation or",
+        "advice that depends on a like, habit, diet or plan they stated in an earlier session,",
+        "without repeating its words (\"Can you suggest an animated film for movie night?\"",
+        "after naming a favourite film). The evidence is the user's turns stating it.",
+        "`Memory.search(question, k=30)` against raw turns ranked by bm25s, the embedder and",
+        "RRF of both; metrics as in the haystack table. Samples 0-4 tune, 5-9 are held out.",
+        "",
+        table(results),
+        "",
+        "Such a question is an advice question to nemori (`search/questions.py asks_advice`:",
+        "\"Can you suggest\", \"What should I\", \"Would I enjoy\"...): in a chat with an",
+        "assistant its episodes are also ranked by their best user turn's own vector, and",
+        "focus scores an episode by its user turns only, so long answers that talk round the",
+        "topic do not outrank the one statement. Without that rule nemori scored sess@5 / sess@10",
+        "/ hit@5 0.381 / 0.649 / 0.242 on 0-4 and 0.409 / 0.636 / 0.121 held out (tuned on 0-4",
+        "only; the haystack's own questions moved 0.848 -> 0.854 and 0.877 -> 0.879 in sess@5;",
+        "LoCoMo, a chat between people, is unchanged). Tried and dropped, on 0-4: query words",
+        "counted only in user turns (sess@5 0.500), a smaller length penalty (0.535 but sess@10",
+        "0.659), other match weights, no lead, more weight for facts. nemori's ev@1000 stays",
+        "below the raw embedder's: its hits carry the long answers around the statement.",
+        END,
+    ])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--data", default=str(locomo_data.DEFAULT_PATH), help="locomo10.json")
+    p.add_argument("--split", choices=("all", *SPLITS), default="all")
+    p.add_argument("--misses", action="store_true", help="show nemori's misses at 5 sessions")
+    p.add_argument("--out", default=str(HERE / "results" / "haystack_preferences.json"))
+    p.add_argument("--cache-dir", default=hay.parse_args([]).cache_dir)
+    p.add_argument("--fresh", action="store_true", help="ingest again even if cached")
+    p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    results = run(args)
+    save_results(results, args.out, table(results))
+    if not args.no_write:
+        replace_section(ROOT / "docs" / "benchmarks.md", START, END, markdown(results))
+        print("wrote docs/benchmarks.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

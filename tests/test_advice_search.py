@@ -1,0 +1,107 @@
+"""An advice question ("Can you suggest ...") finds the session where the user said what they
+like, among long assistant answers that talk round the topic (bench/haystack_preferences.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from nemori_cli.memory import Memory
+from nemori_cli.search import hybrid
+from nemori_cli.search.questions import asks_advice
+
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+PREFERENCE = "I've been getting really into film photography lately, with my dad's old Pentax."
+QUESTION = "Can you suggest some weekend projects I might enjoy?"
+# long answers about hobbies and free time, in sessions where the user said nothing of themself
+ROUND_THE_TOPIC = (
+    "Plenty of people spend a free Saturday on a hobby: building a raised garden bed, baking "
+    "sourdough, refinishing an old chair, journaling, learning a few ukulele songs or a day "
+    "hike with friends. Choose something that fits your time and budget, and break it into "
+    "small steps so your days off stay relaxing rather than turning into chores. "
+) * 3
+ASKS = ["Can you help me write an email to my landlord about the heating?",
+        "How do I set up a budget spreadsheet?", "What's the capital of Australia?",
+        "Please proofread my cover letter."]
+UNRELATED = (
+    "To file the form, gather last year's statements, check the deadlines on the tax office "
+    "site, fill in each section carefully and keep copies of every receipt you submit. "
+) * 3
+
+
+def session(conv: str, day: int, turns: list[tuple[str, str]]) -> dict[str, object]:
+    when = START + timedelta(days=day)
+    return {"id": conv, "messages": [
+        {"id": f"{conv}:{i}", "role": role, "content": text,
+         "timestamp": (when + timedelta(minutes=i)).isoformat()}
+        for i, (role, text) in enumerate(turns)
+    ]}
+
+
+def ingested(tmp_path: Path, convs: list[dict[str, object]]) -> Memory:
+    """A store holding these conversations, ingested as `nemori ingest` would."""
+    path = tmp_path / "chats.json"
+    path.write_text(json.dumps({"conversations": convs}))
+    mem = Memory.open(data_dir=tmp_path / "data")
+    mem.ingest([str(path)])
+    return mem
+
+
+def store(tmp_path: Path) -> Memory:
+    """Twelve sessions with an assistant; in one, the user mentions a hobby in passing."""
+    convs = []
+    for n in range(12):
+        if n == 4:
+            turns = [("user", "How do I file my taxes this year?"), ("assistant", UNRELATED),
+                     ("user", PREFERENCE), ("assistant", UNRELATED),
+                     ("user", "Thanks, that helps."), ("assistant", UNRELATED)]
+        else:
+            turns = [("user", ASKS[n % len(ASKS)]), ("assistant", ROUND_THE_TOPIC),
+                     ("user", "Any more?"), ("assistant", ROUND_THE_TOPIC)]
+        convs.append(session(f"s{n}", 3 * n, turns))
+    return ingested(tmp_path, convs)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [QUESTION, "Any ideas for a gift I could buy myself?", "What should I cook tonight?",
+     "I'm planning a trip, what would suit me?", "Would I enjoy a pottery class?"],
+)
+def test_a_request_for_advice_is_recognised(question: str) -> None:
+    assert asks_advice(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["When did I move to Berlin?", "What did I research?", "How many hikes have I been on?"],
+)
+def test_a_question_of_fact_is_not_advice(question: str) -> None:
+    assert not asks_advice(question)
+
+
+def test_an_advice_question_finds_the_session_where_the_user_stated_the_preference(
+    tmp_path: Path,
+) -> None:
+    mem = store(tmp_path)
+    hits = mem.search(QUESTION, k=5)
+    assert hits and hits[0].conversation_id == "s4"
+    assert "s4:2" in hits[0].message_ids
+
+
+def test_a_chat_between_people_ranks_an_advice_question_as_any_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = ingested(tmp_path, [
+        session(f"p{n}", 2 * n, [("user", PREFERENCE if n == 2 else "Any plans?"),
+                                 ("user", ROUND_THE_TOPIC[:300])])
+        for n in range(6)
+    ])
+    with_rule = mem.search(QUESTION, k=5)
+    monkeypatch.setattr(hybrid, "asks_advice", lambda q: False)
+    without = mem.search(QUESTION, k=5)
+    assert [(h.id, h.message_ids, round(h.score, 6)) for h in with_rule] == [
+        (h.id, h.message_ids, round(h.score, 6)) for h in without
+    ]
