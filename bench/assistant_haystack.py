@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -38,10 +37,12 @@ import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 from docs_section import save_results  # noqa: E402
 from locomo import code_hash, disk_cached  # noqa: E402
+from run_options import run_options  # noqa: E402
 
 SPLITS = {"tune": range(0, 5), "held_out": range(5, 10)}
 SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
 K = 30
+HAYSTACK_CACHE = "nemori-haystack-cache"  # under the temp dir
 
 
 def build_store(args: argparse.Namespace, users: dict[str, list[haystack_data.Session]]) -> Path:
@@ -126,14 +127,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data", default=str(locomo_data.DEFAULT_PATH), help="locomo10.json")
+    p = run_options(__doc__.split("\n")[0], HERE / "results" / "assistant_haystack.json",
+                    HAYSTACK_CACHE)
     p.add_argument("--samples", help="comma-separated sample indexes (default: all)")
-    p.add_argument("--out", default=str(HERE / "results" / "assistant_haystack.json"))
-    p.add_argument("--cache-dir",
-                   default=str(Path(tempfile.gettempdir()) / "nemori-haystack-cache"))
-    p.add_argument("--fresh", action="store_true", help="ingest again even if cached")
-    p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     return p.parse_args(argv)
 
 

@@ -36,6 +36,7 @@ import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 from docs_section import replace_section, save_results  # noqa: E402
 from md_table import md_table  # noqa: E402
+from run_options import run_options  # noqa: E402
 
 QUESTIONS = HERE / "preference_questions.json"
 START, END = "<!-- haystack-preferences:start -->", "<!-- haystack-preferences:end -->"
@@ -163,14 +164,10 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data", default=str(locomo_data.DEFAULT_PATH), help="locomo10.json")
+    p = run_options(__doc__.split("\n")[0], HERE / "results" / "haystack_preferences.json",
+                    hay.HAYSTACK_CACHE)
     p.add_argument("--split", choices=("all", *SPLITS), default="all")
     p.add_argument("--misses", action="store_true", help="show nemori's misses at 5 sessions")
-    p.add_argument("--out", default=str(HERE / "results" / "haystack_preferences.json"))
-    p.add_argument("--cache-dir", default=hay.parse_args([]).cache_dir)
-    p.add_argument("--fresh", action="store_true", help="ingest again even if cached")
-    p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     return p.parse_args(argv)
 
 

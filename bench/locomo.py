@@ -18,7 +18,6 @@ import hashlib
 import json
 import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -32,6 +31,7 @@ import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 import locomo_report as report  # noqa: E402
 from docs_section import save_results  # noqa: E402
+from run_options import run_options  # noqa: E402
 
 SPLITS = {"tune": range(0, 5), "held_out": range(5, 10), "all": range(0, 10)}
 SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
@@ -184,16 +184,12 @@ def facts_of(memory: Any, sample: dict[str, Any], embed: Any) -> dict[str, dict[
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data", default=str(locomo_data.DEFAULT_PATH), help="locomo10.json")
+    p = run_options(__doc__.split("\n")[0], HERE / "results" / "locomo.json",
+                    "nemori-locomo-cache")
     p.add_argument("--llm", help="extract with this LLM model (litellm); default offline")
     p.add_argument("--samples", help="comma-separated sample indexes (default: all)")
     p.add_argument("--topic-shift", type=float, help="settings.topic_shift_threshold")
     p.add_argument("--max-episode-messages", type=int, help="settings.max_episode_messages")
-    p.add_argument("--out", default=str(HERE / "results" / "locomo.json"), help="results JSON")
-    p.add_argument("--cache-dir", default=str(Path(tempfile.gettempdir()) / "nemori-locomo-cache"))
-    p.add_argument("--fresh", action="store_true", help="ingest again even if cached")
-    p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     return p.parse_args(argv)
 
 
