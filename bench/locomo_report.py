@@ -13,6 +13,7 @@ import locomo_round7
 import locomo_round9
 import locomo_round10
 import locomo_round11
+import locomo_round13
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -134,6 +135,8 @@ ROUND3 = [
     *locomo_round11.LINES,
     "",
     *locomo_facts_round12.LINES,
+    "",
+    *locomo_round13.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
