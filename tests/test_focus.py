@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
 from nemori_cli.models import Conversation, Fact, Message, utcnow
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.search.focus import excerpt, refine
+from nemori_cli.search.focus import excerpt, refine, terms
 from nemori_cli.search.fusion import to_hit
 
 MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
@@ -109,3 +110,31 @@ def test_matching_hit_moves_up_and_a_fact_already_shown_is_dropped() -> None:
     assert "D1:10" in out[0].message_ids
     assert covered.id not in [h.id for h in out]  # its turn is already shown above it
     assert [h.id for h in out] == [target.id, other.id]
+
+
+def test_an_edited_message_is_focused_as_it_now_reads() -> None:
+    """What focus derives from a message is remembered by its text: an edit is seen at once."""
+    ep = long_episode()
+    query = "When did Melanie go to the pottery workshop?"
+    before = refine(*hits_for(ep), query, np.zeros(4), no_vectors)[0]
+    assert "[yesterday: 7 May 2023]" in before.content
+    edited = list(ep.messages)
+    edited[9] = replace(edited[9], content="I went to a pottery workshop last Friday, a bowl!")
+    now = replace(ep, messages=tuple(edited))
+    after = refine(*hits_for(now), query, np.zeros(4), no_vectors)[0]
+    assert (after.id, "D1:10" in after.message_ids) == (before.id, True)
+    assert "[last Friday: the Friday before 8 May 2023]" in after.content
+    assert "yesterday" not in after.content
+
+
+def test_an_edited_long_message_is_shown_where_it_now_matches() -> None:
+    """A long answer is cut around the query's words as it reads now, not as it read before."""
+    ep = long_episode()
+    wanted = terms("pottery workshop")
+    words = ["filler"] * 300
+    answer = replace(ep.messages[9], role="assistant", name=None)
+    late = replace(answer, content=" ".join([*words[:250], "pottery workshop", *words[250:]]))
+    early = replace(answer, content=" ".join([*words[:20], "pottery workshop", *words[20:]]))
+    assert "pottery workshop" in excerpt(ep, [late], wanted).split("[…]")[1]
+    assert excerpt(ep, [early], wanted).split(": ", 1)[1].startswith("filler")
+    assert "pottery workshop" in excerpt(ep, [early], wanted)

@@ -12,30 +12,31 @@ own. A hit dated in the time a query names ("in May 2023", "on 3 June, 2023") ra
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.indexing import WINDOW_MESSAGES
 from nemori_cli.models import Episode, Message, SearchHit
-from nemori_cli.pipeline.dates import annotate_dates, named_period
+from nemori_cli.pipeline.dates import named_period
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
-from nemori_cli.pipeline.passages import passage_ids, user_turn_ids
-from nemori_cli.pipeline.rewrite import normalise_quotes
-from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.fusion import RRF_K
-from nemori_cli.search.questions import asks_when, says_when
-from nemori_cli.store.bm25_query import stemmer, stopwords
+from nemori_cli.search.questions import asks_when
+from nemori_cli.search.turns import (
+    best_stretch,
+    dated_line,
+    names_time,
+    shown_words,
+    spoken,
+    terms,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
 VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
-_TOKEN = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,6 @@ class FocusParams:
 
 
 DEFAULT = FocusParams()
-
-
-@functools.lru_cache(maxsize=50_000)
-def terms(text: str) -> frozenset[str]:
-    """Stemmed content words of a text."""
-    stop = stopwords()
-    words = [w for w in _TOKEN.findall(text.lower()) if w not in stop and len(w) > 1]
-    return frozenset(stemmer().stemWords(words))
 
 
 def term_weights(query: str, texts: Sequence[str]) -> dict[str, float]:
@@ -109,18 +102,19 @@ def refine(
     pool = [*hits, *(h for h in lead if (h.kind, h.id) not in known)]
     q = np.asarray(qvec, dtype=np.float32)
     ep_hits = [episodes[h.id] for h in pool if h.kind == "episode" and h.id in episodes]
-    spoken = {ep.id: [m for m in ep.messages if embed_text(m)] for ep in ep_hits}
+    views = {ep.id: spoken(ep.id, ep.messages) for ep in ep_hits}
+    said = {ep.id: [ep.messages[i] for i in views[ep.id].indexes] for ep in ep_hits}
     if params.idf:
-        texts = [m.content for ms in spoken.values() for m in ms]
+        texts = [m.content for ms in said.values() for m in ms]
         weights = term_weights(query, texts + [h.content for h in pool if h.kind == "fact"])
     else:
         weights = dict.fromkeys(terms(query), 1.0)
     total = sum(weights.values())
-    passages = {ep.id: passage_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
-    wanted = [f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(spoken[ep.id]))]
-    wanted += [d for ep in ep_hits for ds in passages[ep.id].values() for d in ds]
-    user_turns = {ep.id: user_turn_ids(ep.id, spoken[ep.id]) for ep in ep_hits}
-    wanted += [d for ep in ep_hits for d in user_turns[ep.id].values()]
+    wanted = [
+        f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(said[ep.id]))
+    ]
+    wanted += [d for ep in ep_hits for ds in views[ep.id].passages.values() for d in ds]
+    wanted += [d for ep in ep_hits for d in views[ep.id].user_turns.values()]
     fact_ids = [h.id for h in pool if h.kind == "fact"]
     stored = dict(vectors_of("episode", wanted)) if vectors_of and wanted else {}
     stored.update(vectors_of("fact", fact_ids) if vectors_of and fact_ids else {})
@@ -133,13 +127,18 @@ def refine(
         return sims.get(doc_id, 0.0)
 
     def lexical(text: str) -> float:
-        return sum(weights[t] for t in terms(text) if t in weights) / total if total else 0.0
+        if not total:
+            return 0.0
+        found: Collection[str] = weights.keys() & terms(text)
+        if len(found) > 2:  # a sum of three floats or more depends on their order: the text's
+            found = [t for t in terms(text) if t in weights]
+        return sum(weights[t] for t in found) / total
 
     in_period = named_period(query)
     when = params.when_weight if asks_when(query) else 0.0
 
     def dated(text: str) -> float:
-        return when if when and says_when(text) else 0.0
+        return when if when and names_time(text) else 0.0
 
     def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
         """The hit's own match (and the hit): rank-free, so either ranking can use it."""
@@ -157,15 +156,15 @@ def refine(
         if ep is None:
             own[(h.kind, h.id)] = [matched(h, sim(h.id))]
             continue
-        msgs = spoken[ep.id]
-        tails = passages[ep.id]
-        alone = user_turns[ep.id]
+        msgs = said[ep.id]
+        tails = views[ep.id].passages
+        alone = views[ep.id].user_turns
 
         scale = params.answer_sim if alone else 1.0
 
         def turn_sim(
-            i: int, ep: Episode = ep, tails: dict[int, list[str]] = tails,
-            alone: dict[int, str] = alone, scale: float = scale,
+            i: int, ep: Episode = ep, tails: Mapping[int, list[str]] = tails,
+            alone: Mapping[int, str] = alone, scale: float = scale,
         ) -> float:
             own = [sim(alone[i])] if i in alone else []
             rest = [sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))]
@@ -288,37 +287,22 @@ def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = 
         if last is not None and position[m.id] > last + 1:
             lines.append("[…]")
         last = position[m.id]
-        text = " ".join(normalise_quotes(m.content).split())
+        words = shown_words(m.content)
+        text = whole = " ".join(words)
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
-        words = text.split()
         if len(words) > cap:
-            start = best_stretch(words, cap, wanted)
+            start = best_stretch(text, cap, wanted)
             text = " ".join(words[start : start + cap])
             text = ("[…] " if start else "") + text + (" […]" if start + cap < len(words) else "")
-        lines.append(f"{speaker_label(m)}: {annotate_dates(text, m.timestamp or when)}")
+        lines.append(f"{speaker_label(m)}: {dated_line(text, m.timestamp or when, whole)}")
     return "\n".join(lines)
-
-
-def best_stretch(words: Sequence[str], size: int, wanted: Collection[str]) -> int:
-    """The start of the run of size words holding the most wanted terms (0 on a tie)."""
-    if not wanted or len(words) <= size:
-        return 0
-    wanted = set(wanted)
-    found = [1 if not terms(w).isdisjoint(wanted) else 0 for w in words]
-    best, best_start, running = sum(found[:size]), 0, sum(found[:size])
-    for start in range(1, len(words) - size + 1):
-        running += found[start + size - 1] - found[start - 1]
-        if running > best:
-            best, best_start = running, start
-    return best_start
 
 
 def deep_match(messages: Sequence[Message], wanted: Collection[str]) -> bool:
     """Whether a message too long to show whole holds wanted terms only past what is shown."""
     for m in messages:
-        words = m.content.split()
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
-        if len(words) > cap and best_stretch(words, cap, wanted) > 0:
+        if best_stretch(m.content, cap, wanted) > 0:
             return True
     return False
 

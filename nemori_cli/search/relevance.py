@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, SearchHit
-from nemori_cli.search.focus import terms
+from nemori_cli.search.turns import terms
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,0 +1,130 @@
+"""What focus derives from each message, computed once per text and kept in bounded caches.
+
+A search focuses some fifty episodes, and the next questions meet the same messages again:
+their spoken turns and passage ids, the words a message is shown by, where its stemmed terms
+fall, whether it names a time, its relative dates resolved. Each cache is keyed by what it is
+derived from (the text, or the messages themselves), never by an id alone, so an edited or
+re-ingested message is derived afresh; each holds at most CACHED entries.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_left
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.dates import RULES, annotate_dates
+from nemori_cli.pipeline.passages import passage_ids, user_turn_ids
+from nemori_cli.pipeline.rewrite import normalise_quotes
+from nemori_cli.pipeline.segment import embed_text
+from nemori_cli.search.questions import says_when
+from nemori_cli.store.bm25_query import stemmer, stopwords
+
+CACHED = 4096  # entries per cache: about one user's long messages in a chat-export store
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@functools.lru_cache(maxsize=50_000)
+def terms(text: str) -> frozenset[str]:
+    """Stemmed content words of a text."""
+    stop = stopwords()
+    # each word once, in order of first use: the same set, built in the same order, for less
+    tokens = dict.fromkeys(_TOKEN.findall(text.lower()))
+    words = [w for w in tokens if w not in stop and len(w) > 1]
+    return frozenset(stemmer().stemWords(words))
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """Which of an episode's messages have words, and the vector documents of their parts.
+
+    Indexes, not messages: messages equal as keys may differ in a timestamp's time zone.
+    """
+
+    indexes: tuple[int, ...]  # of the messages that have words, in order
+    passages: Mapping[int, list[str]]  # spoken-message index -> its tail passages' ids
+    user_turns: Mapping[int, str]  # spoken-message index -> its own vector (a user's turn)
+
+
+@functools.lru_cache(maxsize=CACHED)
+def spoken(record_id: str, messages: tuple[Message, ...]) -> Spoken:
+    """The messages that have words, their passages' and user turns' ids (do not mutate)."""
+    indexes = tuple(i for i, m in enumerate(messages) if embed_text(m))
+    kept = [messages[i] for i in indexes]
+    return Spoken(indexes, passage_ids(record_id, kept), user_turn_ids(record_id, kept))
+
+
+@functools.lru_cache(maxsize=CACHED)
+def shown_words(content: str) -> tuple[str, ...]:
+    """A message's words as an excerpt shows them: straight quotes, split on whitespace."""
+    return tuple(normalise_quotes(content).split())
+
+
+@functools.lru_cache(maxsize=CACHED)
+def names_time(text: str) -> bool:
+    """Whether a text names a time (questions.says_when, remembered)."""
+    return says_when(text)
+
+
+def dated_line(text: str, when: datetime | None, whole: str) -> str:
+    """A stretch of whole's words with its relative dates resolved against when's day.
+
+    A stretch of words (whole's words joined by single spaces) holds a relative date only
+    where whole does: when whole holds none, the stretch is returned as it is.
+    """
+    if not when or not has_relative_date(whole):
+        return text
+    return dated_on(text, when.date())
+
+
+@functools.lru_cache(maxsize=CACHED)
+def has_relative_date(text: str) -> bool:
+    """Whether a text holds a relative date ("yesterday", "last week"), remembered."""
+    return any(p.search(text) for p, _ in RULES)
+
+
+@functools.lru_cache(maxsize=CACHED)
+def dated_on(text: str, day: date) -> str:
+    """The text with its relative dates resolved against a day, remembered."""
+    return annotate_dates(text, day)
+
+
+@functools.lru_cache(maxsize=CACHED)
+def term_positions(text: str) -> tuple[int, Mapping[str, tuple[int, ...]]]:
+    """The number of whitespace-split words of a text, and the words holding each term."""
+    words = text.split()
+    where: dict[str, list[int]] = {}
+    for i, word in enumerate(words):
+        where.setdefault(word, []).append(i)
+    found: dict[str, list[int]] = {}
+    for word, at in where.items():
+        for term in terms(word):
+            found.setdefault(term, []).extend(at)
+    return len(words), {t: tuple(at) for t, at in found.items()}
+
+
+def best_stretch(text: str, size: int, wanted: Collection[str]) -> int:
+    """The start of the run of size words of text holding the most wanted terms (0 on a tie).
+
+    Only a run that ends on a wanted word can hold more than the runs before it, so those
+    runs are the only ones counted.
+    """
+    if not wanted:
+        return 0
+    n, positions = term_positions(text)
+    if n <= size:
+        return 0
+    found = sorted({i for t in wanted for i in positions.get(t, ())})
+    best, best_start = bisect_left(found, size), 0
+    for last in found:
+        start = last - size + 1
+        if start < 1:
+            continue
+        count = bisect_left(found, start + size) - bisect_left(found, start)
+        if count > best:
+            best, best_start = count, start
+    return best_start
