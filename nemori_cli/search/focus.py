@@ -129,7 +129,7 @@ def refine(
     def lexical(text: str) -> float:
         if not total:
             return 0.0
-        found: Collection[str] = weights.keys() & terms(text)
+        found: Collection[str] = terms(text).intersection(weights)  # a look-up a query word
         if len(found) > 2:  # a sum of three floats or more depends on their order: the text's
             found = [t for t in terms(text) if t in weights]
         return sum(weights[t] for t in found) / total
