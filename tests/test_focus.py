@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -9,8 +10,9 @@ import numpy as np
 
 from nemori_cli.models import Conversation, Fact, Message, utcnow
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.search.focus import excerpt, refine, terms
+from nemori_cli.search.focus import excerpt, refine
 from nemori_cli.search.fusion import to_hit
+from nemori_cli.search.turns import best_stretch, terms
 
 MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 FILLER = [
@@ -138,3 +140,16 @@ def test_an_edited_long_message_is_shown_where_it_now_matches() -> None:
     assert "pottery workshop" in excerpt(ep, [late], wanted).split("[…]")[1]
     assert excerpt(ep, [early], wanted).split(": ", 1)[1].startswith("filler")
     assert "pottery workshop" in excerpt(ep, [early], wanted)
+
+
+def test_best_stretch_is_the_first_run_holding_most_wanted_words() -> None:
+    """best_stretch counts only runs ending on a wanted word: the same answer as counting all."""
+    rng = random.Random(7)
+    vocab = ["pottery", "bowls", "Bowl", "workshop", "yesterday", "the", "a", "it's", "café",
+             "2023", "clay-wheel"]
+    for _ in range(500):
+        words = [rng.choice(vocab) for _ in range(rng.randint(0, 40))]
+        size, wanted = rng.randint(1, 12), terms(" ".join(rng.sample(vocab, 3)))
+        found = [not terms(w).isdisjoint(wanted) for w in words]
+        counts = [sum(found[s : s + size]) for s in range(max(1, len(words) - size + 1))]
+        assert best_stretch(" ".join(words), size, wanted) == counts.index(max(counts))
