@@ -288,21 +288,22 @@ def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = 
             lines.append("[…]")
         last = position[m.id]
         words = shown_words(m.content)
-        text = whole = " ".join(words)
+        text = " ".join(words)
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
         if len(words) > cap:
-            start = best_stretch(text, cap, wanted)
+            start = best_stretch(words, cap, wanted)
             text = " ".join(words[start : start + cap])
             text = ("[…] " if start else "") + text + (" […]" if start + cap < len(words) else "")
-        lines.append(f"{speaker_label(m)}: {dated_line(text, m.timestamp or when, whole)}")
+        lines.append(f"{speaker_label(m)}: {dated_line(text, m.timestamp or when)}")
     return "\n".join(lines)
 
 
 def deep_match(messages: Sequence[Message], wanted: Collection[str]) -> bool:
     """Whether a message too long to show whole holds wanted terms only past what is shown."""
     for m in messages:
+        words = m.content.split()
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
-        if best_stretch(m.content, cap, wanted) > 0:
+        if len(words) > cap and best_stretch(words, cap, wanted) > 0:
             return True
     return False
 

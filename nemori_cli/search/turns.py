@@ -1,8 +1,8 @@
 """What focus derives from each message, computed once per text and kept in bounded caches.
 
 A search focuses some fifty episodes, and the next questions meet the same messages again:
-their spoken turns and passage ids, the words a message is shown by, where its stemmed terms
-fall, whether it names a time, its relative dates resolved. Each cache is keyed by what it is
+their spoken turns and passage ids, the words a message is shown by, its stemmed terms,
+whether it names a time, its relative dates resolved. Each cache is keyed by what it is
 derived from (the text, or the messages themselves), never by an id alone, so an edited or
 re-ingested message is derived afresh; each holds at most CACHED entries.
 """
@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from nemori_cli.models import Message
-from nemori_cli.pipeline.dates import RULES, annotate_dates
+from nemori_cli.pipeline.dates import annotate_dates
 from nemori_cli.pipeline.passages import passage_ids, user_turn_ids
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
@@ -70,21 +70,9 @@ def names_time(text: str) -> bool:
     return says_when(text)
 
 
-def dated_line(text: str, when: datetime | None, whole: str) -> str:
-    """A stretch of whole's words with its relative dates resolved against when's day.
-
-    A stretch of words (whole's words joined by single spaces) holds a relative date only
-    where whole does: when whole holds none, the stretch is returned as it is.
-    """
-    if not when or not has_relative_date(whole):
-        return text
-    return dated_on(text, when.date())
-
-
-@functools.lru_cache(maxsize=CACHED)
-def has_relative_date(text: str) -> bool:
-    """Whether a text holds a relative date ("yesterday", "last week"), remembered."""
-    return any(p.search(text) for p, _ in RULES)
+def dated_line(text: str, when: datetime | None) -> str:
+    """The text with its relative dates resolved against when's day (dates.annotate_dates)."""
+    return dated_on(text, when.date()) if when else text
 
 
 @functools.lru_cache(maxsize=CACHED)
@@ -93,32 +81,17 @@ def dated_on(text: str, day: date) -> str:
     return annotate_dates(text, day)
 
 
-@functools.lru_cache(maxsize=CACHED)
-def term_positions(text: str) -> tuple[int, Mapping[str, tuple[int, ...]]]:
-    """The number of whitespace-split words of a text, and the words holding each term."""
-    words = text.split()
-    where: dict[str, list[int]] = {}
-    for i, word in enumerate(words):
-        where.setdefault(word, []).append(i)
-    found: dict[str, list[int]] = {}
-    for word, at in where.items():
-        for term in terms(word):
-            found.setdefault(term, []).extend(at)
-    return len(words), {t: tuple(at) for t, at in found.items()}
+def best_stretch(words: Sequence[str], size: int, wanted: Collection[str]) -> int:
+    """The start of the run of size words holding the most wanted terms (0 on a tie).
 
-
-def best_stretch(text: str, size: int, wanted: Collection[str]) -> int:
-    """The start of the run of size words of text holding the most wanted terms (0 on a tie).
-
-    Only a run that ends on a wanted word can hold more than the runs before it, so those
-    runs are the only ones counted.
+    Each distinct word's terms are looked at once; and only a run that ends on a wanted word
+    can hold more than the runs before it, so those runs are the only ones counted.
     """
-    if not wanted:
+    if not wanted or len(words) <= size:
         return 0
-    n, positions = term_positions(text)
-    if n <= size:
-        return 0
-    found = sorted({i for t in wanted for i in positions.get(t, ())})
+    wanted = set(wanted)
+    hits = {w for w in dict.fromkeys(words) if not terms(w).isdisjoint(wanted)}
+    found = [i for i, w in enumerate(words) if w in hits]
     best, best_start = bisect_left(found, size), 0
     for last in found:
         start = last - size + 1
