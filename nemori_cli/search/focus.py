@@ -22,13 +22,13 @@ from nemori_cli.models import Episode, Message, SearchHit
 from nemori_cli.pipeline.dates import named_period
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.questions import asks_when
 from nemori_cli.search.turns import (
     best_stretch,
     dated_line,
     names_time,
-    shown_words,
     spoken,
     terms,
 )
@@ -287,9 +287,9 @@ def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = 
         if last is not None and position[m.id] > last + 1:
             lines.append("[…]")
         last = position[m.id]
-        words = shown_words(m.content)
-        text = " ".join(words)
+        text = " ".join(normalise_quotes(m.content).split())
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
+        words = text.split()
         if len(words) > cap:
             start = best_stretch(words, cap, wanted)
             text = " ".join(words[start : start + cap])

@@ -1,10 +1,10 @@
 """What focus derives from each message, computed once per text and kept in bounded caches.
 
 A search focuses some fifty episodes, and the next questions meet the same messages again:
-their spoken turns and passage ids, the words a message is shown by, its stemmed terms,
-whether it names a time, its relative dates resolved. Each cache is keyed by what it is
-derived from (the text, or the messages themselves), never by an id alone, so an edited or
-re-ingested message is derived afresh; each holds at most CACHED entries.
+their spoken turns and passage ids, their stemmed terms, whether they name a time, their
+relative dates resolved. Each cache is keyed by what it is derived from (the text, or the
+messages themselves), never by an id alone, so an edited or re-ingested message is derived
+afresh; each holds at most CACHED entries (terms: 50,000 short texts and single words).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from datetime import date, datetime
 from nemori_cli.models import Message
 from nemori_cli.pipeline.dates import annotate_dates
 from nemori_cli.pipeline.passages import passage_ids, user_turn_ids
-from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.questions import says_when
 from nemori_cli.store.bm25_query import stemmer, stopwords
@@ -56,12 +55,6 @@ def spoken(record_id: str, messages: tuple[Message, ...]) -> Spoken:
     indexes = tuple(i for i, m in enumerate(messages) if embed_text(m))
     kept = [messages[i] for i in indexes]
     return Spoken(indexes, passage_ids(record_id, kept), user_turn_ids(record_id, kept))
-
-
-@functools.lru_cache(maxsize=CACHED)
-def shown_words(content: str) -> tuple[str, ...]:
-    """A message's words as an excerpt shows them: straight quotes, split on whitespace."""
-    return tuple(normalise_quotes(content).split())
 
 
 @functools.lru_cache(maxsize=CACHED)
