@@ -109,7 +109,7 @@ def refine(
         weights = term_weights(query, texts + [h.content for h in pool if h.kind == "fact"])
     else:
         weights = dict.fromkeys(terms(query), 1.0)
-    total = sum(weights.values())
+    total = math.fsum(weights.values())
     wanted = [
         f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(said[ep.id]))
     ]
@@ -129,10 +129,9 @@ def refine(
     def lexical(text: str) -> float:
         if not total:
             return 0.0
-        found: Collection[str] = terms(text).intersection(weights)  # a look-up a query word
-        if len(found) > 2:  # a sum of three floats or more depends on their order: the text's
-            found = [t for t in terms(text) if t in weights]
-        return sum(weights[t] for t in found) / total
+        # fsum: a set's order changes from one process to the next, and a plain float sum
+        # with it, so a tie at the cut went either way (the same search, two answers)
+        return math.fsum(weights[t] for t in terms(text).intersection(weights)) / total
 
     in_period = named_period(query)
     when = params.when_weight if asks_when(query) else 0.0
