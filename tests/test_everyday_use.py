@@ -385,3 +385,19 @@ def test_readme_has_no_pseudo_pipelines_and_explains_until_and_scores() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert "| episodes" not in readme and "| users" not in readme
     assert "whole day" in readme and "relevance" in readme
+
+
+def test_a_snippet_shows_the_line_with_the_query_s_rarer_word() -> None:
+    """A word every hit holds ("you") does not pick the line a row shows."""
+    import numpy as np
+
+    from nemori_cli.models import SearchHit
+    from nemori_cli.search.relevance import annotate
+
+    lisbon = SearchHit("episode", "ep_1", 1.0, "On Monday, User and Assistant talked:\n"
+                       "Assistant: Welcome! Here is what you need for the paperwork.\n"
+                       "User: Any ideas for a weekend hike near Lisbon?")
+    other = SearchHit("episode", "ep_2", 0.9, "On Friday, User and Assistant talked:\n"
+                      "Assistant: Can you send the file again?")
+    hits = annotate([lisbon, other], "can you suggest a weekend trip", np.zeros(4), {}, None)
+    assert hits[0].snippet == "User: Any ideas for a weekend hike near Lisbon?"

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, SearchHit
+from nemori_cli.search.focus import term_weights
 from nemori_cli.search.turns import terms
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ def annotate(
 ) -> list[SearchHit]:
     """Give each hit its relevance, its own identity and a snippet of what matched."""
     eps = [episodes.get(h.id) if h.kind == "episode" else None for h in hits]
+    weights = term_weights(query, [h.content for h in hits])  # a word every hit has says little
     out = []
     for h, ep, vectors in zip(hits, eps, hit_vectors(hits, eps, vectors_of), strict=True):
         cos, cov = features(query, qvec, h, vectors)
@@ -97,7 +99,7 @@ def annotate(
                 h,
                 relevance=round(relevance(cos, cov), 4),
                 hit_id=hit_identity(h, ep),
-                snippet=snippet(query, h),
+                snippet=snippet(query, h, weights=weights),
             )
         )
     return out
@@ -118,14 +120,25 @@ _LINE_LABEL = re.compile(r"^[^:\n]{1,40}:\s")
 LEAD_CHARS = 40  # context kept before the first matching word
 
 
-def snippet(query: str, hit: SearchHit, width: int = SNIPPET_CHARS) -> str:
-    """The line of the hit that holds most of the query's words, from just before the first."""
+def snippet(
+    query: str,
+    hit: SearchHit,
+    width: int = SNIPPET_CHARS,
+    weights: Mapping[str, float] | None = None,
+) -> str:
+    """The line of the hit that holds most of the query's words (each counting its weight,
+    or 1), from just before the first."""
     if hit.kind == "fact":
         return _cut(hit.content, width)
     wanted = terms(query)
+    weight = weights or {}
     lines = [ln for ln in hit.content.splitlines() if ln.strip()]
     body = lines[1:] or lines  # the first line is the dated opening
-    best = max(body, key=lambda ln: len(wanted & terms(ln)), default="")
+    best = max(
+        body,
+        key=lambda ln: math.fsum(weight.get(t, 1.0) for t in wanted & terms(ln)),
+        default="",
+    )
     label = _LINE_LABEL.match(best)
     head, text = (best[: label.end()], best[label.end() :]) if label else ("", best)
     first = next(
