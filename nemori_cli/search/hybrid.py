@@ -16,12 +16,11 @@ from nemori_cli.indexing import is_answer_turn, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
-from nemori_cli.pipeline.passages import user_turn_ids
-from nemori_cli.pipeline.segment import embed_text
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.search.questions import asks_advice
 from nemori_cli.search.relevance import annotate
+from nemori_cli.search.turns import spoken
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,10 +150,7 @@ def user_turn_order(
     """The episodes that have user turns (a chat with an assistant), best user turn first."""
     import numpy as np
 
-    docs: dict[str, str] = {}
-    for rid in ids:
-        spoken = [m for m in episodes[rid].messages if embed_text(m)]
-        docs.update((d, rid) for d in user_turn_ids(rid, spoken).values())
+    docs = {d: rid for rid in ids for d in spoken(rid, episodes[rid].messages).user_turns.values()}
     if not docs:
         return []
     stored = vectors.embeddings("episode", list(docs))
