@@ -42,8 +42,6 @@ QUESTIONS = HERE / "preference_questions.json"
 START, END = "<!-- haystack-preferences:start -->", "<!-- haystack-preferences:end -->"
 COMMAND = "python bench/haystack_preferences.py"
 METRICS = ("sess@5", "sess@10", "hit@5", "hit@10", "ev@1000")
-SPLITS = {"tune": range(0, 5), "held_out": range(5, 10)}
-SPLIT_NAMES = {"tune": "0-4", "held_out": "5-9 (held out)"}
 PREFERENCE = 0  # the category these questions carry (LoCoMo's are 1-4)
 
 
@@ -93,7 +91,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     everyone = list(range(len(samples)))
     users = haystack_data.build_users(samples, everyone)  # the store holds all ten users
     root = hay.build_store(args, users)
-    chosen = [i for i in everyone if args.split == "all" or i in SPLITS[args.split]]
+    chosen = [i for i in everyone if args.split == "all" or i in hay.SPLITS[args.split]]
     questions = [q for q in load_questions(samples) if q.sample in chosen]
     memory = Memory.open(data_dir=root / "data")
     embed = hay.disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")
@@ -113,7 +111,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 rows[method].append((q, ev.score(q, raw.rank(method, q.question, hay.K, qvec))))
     retrieval = {
         split: {s: mean([m for q, m in rows[s] if q.sample in idx]) for s in hay.SYSTEMS}
-        for split, idx in SPLITS.items() if any(i in idx for i in chosen)
+        for split, idx in hay.SPLITS.items() if any(i in idx for i in chosen)
     }
     return {
         "settings": {"k": hay.K, "questions": str(QUESTIONS.relative_to(ROOT)),
@@ -125,7 +123,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def table(results: dict[str, Any]) -> str:
     """A row per split and system: n and every metric."""
-    body = [[SPLIT_NAMES[split], hay.report.LABELS[s], str(m["n"]),
+    body = [[hay.report.SPLIT_NAMES[split], hay.report.LABELS[s], str(m["n"]),
              *(f"{m.get(k, 0):.3f}" for k in METRICS)]
             for split, per in results["retrieval"].items() for s, m in per.items()]
     return "\n".join(md_table(["samples", "system", "n", *METRICS], body))
@@ -166,7 +164,7 @@ def markdown(results: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = run_options(__doc__.split("\n")[0], HERE / "results" / "haystack_preferences.json",
                     hay.HAYSTACK_CACHE)
-    p.add_argument("--split", choices=("all", *SPLITS), default="all")
+    p.add_argument("--split", choices=("all", *hay.SPLITS), default="all")
     p.add_argument("--misses", action="store_true", help="show nemori's misses at 5 sessions")
     return p.parse_args(argv)
 
