@@ -16,7 +16,7 @@ _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
     r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
-    r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lol|lmao"
+    r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lmao"
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
