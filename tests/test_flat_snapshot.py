@@ -12,7 +12,7 @@ from fake_vectors import FakeEmbedder, unit
 from nemori_cli.config import Settings
 from nemori_cli.store import flat_view, mirrored
 from nemori_cli.store.open_index import open_vector_index
-from nemori_cli.store.where import chroma_where, matches
+from nemori_cli.store.where import chroma_where
 
 USER = "bob"
 WHERES = [None, {"timestamp": {"$gte": 3.0}}, {"category": "odd"}]
@@ -52,9 +52,7 @@ def full_replay(settings: Settings) -> list[list[tuple[str, float]]]:
     out = []
     for q in (unit(1), unit(0, 1), unit(1, 0, 1, 1)):
         for where in WHERES:
-            clause = chroma_where(where)
-            test = None if clause is None else (lambda m, c=clause: matches(m, c))
-            out.append(view.query(q, 5, test))
+            out.append(view.query(q, 5, chroma_where(where)))
     return out
 
 

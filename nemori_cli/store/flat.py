@@ -28,11 +28,11 @@ import orjson
 
 from nemori_cli.errors import BrokenIndex
 from nemori_cli.store.files import FILE_MODE, ensure_private_dir
+from nemori_cli.store.where import passing
 
 if TYPE_CHECKING:
     import numpy as np
 
-Where = Callable[[dict[str, Any]], bool]
 NORM_TOLERANCE = 0.01  # every stored vector is L2-normalised (embed.py, indexing.py)
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:@")
 
@@ -58,15 +58,21 @@ class FlatView:
         self.live = np.zeros(len(matrix), dtype=bool)
         self.live[list(docs.values())] = True
 
-    def query(self, vector: np.ndarray, k: int, where: Where | None) -> list[tuple[str, float]]:
-        """Up to k (record_id, cosine), best first, one per record, among rows that pass where."""
+    def query(
+        self, vector: np.ndarray, k: int, where: dict[str, Any] | None
+    ) -> list[tuple[str, float]]:
+        """Up to k (record_id, cosine), best first, one per record, among rows that pass where
+        (a Chroma where clause that `store/where.py can_match` understands)."""
+        import numpy as np
 
         if k <= 0 or not self.docs:
             return []
         sims = live_sims(self.matrix, vector, ~self.live)
         metas = self.metas
-        passes = None if where is None else (lambda row: where(metas[row]))
-        return best_records(sims, k, lambda row: str(metas[row]["record_id"]), passes)
+        if where is not None:
+            rows = np.fromiter(metas, dtype=np.int64, count=len(metas))
+            sims[rows[~passing(list(metas.values()), where)]] = -np.inf
+        return best_records(sims, k, lambda row: str(metas[row]["record_id"]))
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
@@ -319,12 +325,11 @@ def best_records(
     sims: np.ndarray,
     k: int,
     record_of: Callable[[int], str],
-    passes: Callable[[int], bool] | None,
 ) -> list[tuple[str, float]]:
-    """Up to k (record_id, score), best first, one per record, among rows that pass."""
+    """Up to k (record_id, score), best first, one per record (a row at -inf is left out)."""
     import numpy as np
 
-    want = 4 * k + 64  # rows to sort first: records have several rows, filters drop some
+    want = 4 * k + 64  # rows to sort first: records have several rows
     while True:
         if want < len(sims):
             top = np.argpartition(-sims, want)[:want]
@@ -336,8 +341,6 @@ def best_records(
             score = float(sims[row])
             if score == -np.inf:
                 break
-            if passes is not None and not passes(row):
-                continue
             rid = record_of(row)
             if rid not in best:
                 best[rid] = score

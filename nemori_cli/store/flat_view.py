@@ -15,7 +15,7 @@ import contextlib
 import mmap
 import os
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,11 +31,10 @@ from nemori_cli.store.flat import (
     open_rows,
     valid_entry,
 )
+from nemori_cli.store.where import numbers, passing
 
 if TYPE_CHECKING:
     import numpy as np
-
-Where = Callable[[dict[str, Any]], bool]
 
 MAGIC = b"nemori-flat-snapshot 2\n"
 RESNAP_BYTES = 256 * 1024  # a log tail longer than this is folded into a new snapshot
@@ -62,15 +61,23 @@ class SnapView:
         """Live doc id -> row."""
         return self.state.doc_rows()
 
-    def query(self, vector: np.ndarray, k: int, where: Where | None) -> list[tuple[str, float]]:
-        """Up to k (record_id, cosine), best first, one per record, among rows that pass where."""
+    def query(
+        self, vector: np.ndarray, k: int, where: dict[str, Any] | None
+    ) -> list[tuple[str, float]]:
+        """Up to k (record_id, cosine), best first, one per record, among rows that pass where
+        (a Chroma where clause that `store/where.py can_match` understands)."""
+        import numpy as np
 
         if k <= 0 or not self.live_rows:
             return []
         sims = live_sims(self.matrix, vector, self.dead)
-        records, row_record, meta_of = self.state.records, self.row_record, self.state.meta_of
-        passes = None if where is None else (lambda row: where(meta_of(row)))
-        return best_records(sims, k, lambda row: records[row_record[row]], passes)
+        if where is not None:
+            state = self.state
+            ok = passing(state.meta_list(), where, state.column)
+            live = np.flatnonzero(self.row_record >= 0)  # a live row has its metadata
+            sims[live[~ok[state.row_meta[live]]]] = -np.inf
+        records, row_record = self.state.records, self.row_record
+        return best_records(sims, k, lambda row: records[row_record[row]])
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
@@ -112,6 +119,7 @@ class State:
         self.sorted_rows: np.ndarray | None = None
         self._record_index: dict[str, int] | None = None
         self._meta_index: dict[bytes, int] = {}
+        self._columns: dict[str, np.ndarray] = {}
 
     @classmethod
     def empty(cls) -> State:
@@ -131,6 +139,14 @@ class State:
 
     def meta_of(self, row: int) -> dict[str, Any]:
         return self.meta_list()[int(self.row_meta[row])]  # type: ignore[no-any-return]
+
+    def column(self, key: str) -> np.ndarray:
+        """One metadata key as a float column over the metadata list (kept: filters reuse it)."""
+        metas = self.meta_list()
+        cached = self._columns.get(key)
+        if cached is None or len(cached) != len(metas):
+            self._columns[key] = cached = numbers(metas, key)
+        return cached
 
     def rows_of(self, doc_ids: Sequence[str]) -> dict[str, int]:
         """The rows of those of these doc ids that are live."""

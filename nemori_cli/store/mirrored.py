@@ -21,7 +21,7 @@ from nemori_cli.errors import BrokenIndex, StoreError
 from nemori_cli.models import KINDS
 from nemori_cli.store.flat import FlatVectors, Header, is_record_id
 from nemori_cli.store.flat_view import SnapView, load_view
-from nemori_cli.store.where import can_match, chroma_where, matches
+from nemori_cli.store.where import can_match, chroma_where
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,9 +144,7 @@ class MirroredVectorIndex:
                 self._load_hnsw(kind, embedding)
         if view is not None and (clause is None or can_match(clause)):
             try:
-                return view.query(
-                    embedding, k, None if clause is None else lambda m: matches(m, clause)
-                )
+                return view.query(embedding, k, clause)
             except BrokenIndex:
                 self._broke(kind, "rows that are not finite unit vectors")
         return self._unpended(kind, [self.chroma.query(kind, embedding, k, where)])[0]

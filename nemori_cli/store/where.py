@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -66,3 +69,48 @@ def matches(meta: dict[str, Any], where: dict[str, Any]) -> bool:
             except TypeError:
                 return False
     return True
+
+
+RANGES = ("$gt", "$gte", "$lt", "$lte")
+
+
+def passing(
+    metas: Sequence[dict[str, Any]],
+    where: dict[str, Any],
+    column: Callable[[str], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Whether each metadata passes a where clause, as `matches` says, a column at a time.
+
+    A range on a number ("timestamp" since a date) compares a float column (NaN where the
+    value is missing or not a number, which no range passes), so a date filter over 600k rows
+    costs milliseconds, not the seconds of one `matches` call per row; other conditions are
+    evaluated once per metadata. `column(key)` may supply a cached float column.
+    """
+    import numpy as np
+
+    out = np.ones(len(metas), dtype=bool)
+    for key, cond in where.items():
+        if key in ("$and", "$or"):
+            parts = [passing(metas, c, column) for c in cond]
+            joined = np.logical_and.reduce if key == "$and" else np.logical_or.reduce
+            out &= joined(parts) if parts else key == "$and"
+            continue
+        op, target = next(iter(cond.items())) if isinstance(cond, dict) else ("$eq", cond)
+        if op in RANGES and isinstance(target, int | float) and not isinstance(target, bool):
+            values = column(key) if column is not None else numbers(metas, key)
+            with np.errstate(invalid="ignore"):
+                out &= COMPARE[op](values, float(target))
+        else:
+            one = {key: cond}
+            out &= np.fromiter((matches(m, one) for m in metas), dtype=bool, count=len(metas))
+    return out
+
+
+def numbers(metas: Sequence[dict[str, Any]], key: str) -> np.ndarray:
+    """One key's values as floats (NaN where missing or not a number; a bool is 0 or 1)."""
+    import numpy as np
+
+    def number(value: Any) -> float:
+        return float(value) if isinstance(value, int | float) else np.nan
+
+    return np.fromiter((number(m.get(key)) for m in metas), dtype=np.float64, count=len(metas))
