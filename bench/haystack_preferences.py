@@ -23,6 +23,7 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,20 +44,24 @@ START, END = "<!-- haystack-preferences:start -->", "<!-- haystack-preferences:e
 COMMAND = "python bench/haystack_preferences.py"
 METRICS = ("sess@5", "sess@10", "hit@5", "hit@10", "ev@1000")
 PREFERENCE = 0  # the category these questions carry (LoCoMo's are 1-4)
+ROLES = ("user", "assistant")  # the haystack's speaker A and B
+Rows = dict[str, list[tuple[ev.Question, dict[str, float]]]]  # system -> (question, metrics)
 
 
-def load_questions(samples: list[dict[str, Any]], path: Path = QUESTIONS) -> list[ev.Question]:
-    """The preference questions, their evidence checked against the samples' turns."""
+def load_questions(samples: list[dict[str, Any]], path: Path = QUESTIONS,
+                   role: str = "user") -> list[ev.Question]:
+    """A question file's questions, their evidence checked to be turns of role ("user" is the
+    haystack's speaker A, "assistant" speaker B) in the samples."""
     out = []
     for item in json.loads(path.read_text()):
         sample = samples[item["sample"]]
-        user = haystack_data.speakers(sample)[0]
+        who = haystack_data.speakers(sample)[ROLES.index(role)]
         speaker = {str(t["dia_id"]): t.get("speaker") for _, turns, _ in
                    locomo_data.sessions(sample) for t in turns}
         evidence = frozenset(item["evidence"])
-        wrong = [e for e in evidence if speaker.get(e) != user]
+        wrong = [e for e in evidence if speaker.get(e) != who]
         if wrong:
-            raise SystemExit(f"{item['question']!r}: evidence {wrong} is not the user's turn")
+            raise SystemExit(f"{item['question']!r}: evidence {wrong} is not the {role}'s turn")
         out.append(ev.Question(item["sample"], haystack_data.user_id(sample), PREFERENCE,
                                item["question"], item["note"], evidence))
     return out
@@ -83,8 +88,13 @@ def show_miss(q: ev.Question, hits: list[Any], turns: dict[str, str]) -> None:
         print(f"   {h.kind} {ev.sessions_ranked([h])[:2]} {h.score:.3f}: {text}", file=sys.stderr)
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Reuse (or build) the haystack's store, score every preference question of the split."""
+def score_questions(
+    args: argparse.Namespace, path: Path = QUESTIONS, role: str = "user",
+    seen: Callable[[ev.Question, list[Any], dict[str, float]], None] | None = None,
+) -> tuple[list[int], Rows, float]:
+    """Reuse (or build) the haystack's store and score every question of the file in the
+    split, nemori and the raw-turn baselines; seen (if given) gets nemori's hits of each.
+    Returns the samples chosen, the rows and the seconds searching and scoring took."""
     from nemori_cli.memory import Memory
 
     samples = locomo_data.load_samples(args.data)
@@ -92,11 +102,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     users = haystack_data.build_users(samples, everyone)  # the store holds all ten users
     root = hay.build_store(args, users)
     chosen = [i for i in everyone if args.split == "all" or i in hay.SPLITS[args.split]]
-    questions = [q for q in load_questions(samples) if q.sample in chosen]
+    questions = [q for q in load_questions(samples, path, role) if q.sample in chosen]
     memory = Memory.open(data_dir=root / "data")
     embed = hay.disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")
     t = time.perf_counter()
-    rows: dict[str, list[tuple[ev.Question, dict[str, float]]]] = defaultdict(list)
+    rows: Rows = defaultdict(list)
     for uid in dict.fromkeys(q.user for q in questions):
         raw = ev.RawTurns(None, embed, hay.raw_docs(users[uid]))
         turns = {t.id: t.text for s in users[uid] for t in s.turns}
@@ -104,20 +114,34 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             hits = memory.search(q.question, k=hay.K, user=uid)
             scored = ev.score(q, hits)
             rows["nemori"].append((q, scored))
+            if seen is not None:
+                seen(q, hits, scored)
             if args.misses and scored["sess@5"] < 1:
                 show_miss(q, hits, turns)
             qvec = embed([q.question])[0]
             for method in hay.SYSTEMS[1:]:
                 rows[method].append((q, ev.score(q, raw.rank(method, q.question, hay.K, qvec))))
-    retrieval = {
-        split: {s: mean([m for q, m in rows[s] if q.sample in idx]) for s in hay.SYSTEMS}
+    return chosen, rows, round(time.perf_counter() - t, 1)
+
+
+def per_split(rows: Rows, chosen: list[int],
+              keep: Callable[[ev.Question], bool] = lambda q: True) -> dict[str, Any]:
+    """Every system's mean metrics per split holding a chosen sample, over the questions kept."""
+    return {
+        split: {s: mean([m for q, m in rows[s] if q.sample in idx and keep(q)])
+                for s in hay.SYSTEMS}
         for split, idx in hay.SPLITS.items() if any(i in idx for i in chosen)
     }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Reuse (or build) the haystack's store, score every preference question of the split."""
+    chosen, rows, seconds = score_questions(args)
     return {
         "settings": {"k": hay.K, "questions": str(QUESTIONS.relative_to(ROOT)),
                      "samples": chosen},
-        "seconds": {"search_and_score": round(time.perf_counter() - t, 1)},
-        "retrieval": retrieval,
+        "seconds": {"search_and_score": seconds},
+        "retrieval": per_split(rows, chosen),
     }
 
 
@@ -161,12 +185,18 @@ def markdown(results: dict[str, Any]) -> str:
     ])
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = run_options(__doc__.split("\n")[0], HERE / "results" / "haystack_preferences.json",
-                    hay.HAYSTACK_CACHE)
+def options(description: str, out: Path) -> argparse.ArgumentParser:
+    """The options of a question-file benchmark on the haystack: run_options', --split and
+    --misses."""
+    p = run_options(description, out, hay.HAYSTACK_CACHE)
     p.add_argument("--split", choices=("all", *hay.SPLITS), default="all")
     p.add_argument("--misses", action="store_true", help="show nemori's misses at 5 sessions")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    return options(__doc__.split("\n")[0],
+                   HERE / "results" / "haystack_preferences.json").parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
