@@ -219,6 +219,7 @@ _MONTH_FIRST = re.compile(rf"\b{_MONTH} {_DAY}{_YEAR}", re.I)
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}{_YEAR}", re.I)
 _MONTH_ONLY = re.compile(rf"\b(?:in|during|of|last|this) {_MONTH}\b", re.I)
 TALKED_AFTER = timedelta(days=7)  # an event of a month is often told in the days after it
+NAMED_DAYS = 9  # a named time this short (a day, a few days) is a day's, not a month's
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
 _POINT = rf"(?:{_ORDINAL} {_MONTH_NAME}|{_MONTH_NAME}(?: {_ORDINAL})?)"
 _RANGE = re.compile(
@@ -237,20 +238,9 @@ def named_period(text: str) -> Callable[[date], bool] | None:
     A range ("between August 11 and August 15, 2023") matches its days and the week after.
     None when the text names no day or month.
     """
-    if (m := _RANGE.search(text)) and (span := _range_days(m["start"], m["end"])):
+    if span := named_span(text):
         first, last = span
-        return lambda d: first <= d <= last + TALKED_AFTER
-    for pattern in (_DAY_FIRST, _MONTH_FIRST):
-        if m := pattern.search(text):
-            try:
-                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
-            except ValueError:
-                continue
-            return lambda d: abs((d - day).days) <= 1
-    if m := _MONTH_YEAR.search(text):
-        start = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
-        end = _add_months(start, 1) + TALKED_AFTER
-        return lambda d: start <= d < end
+        return lambda d: first <= d <= last
     for m in _MONTH_ONLY.finditer(text):
         if m["month"] == "may":  # lower-case "this may be" is the verb; "in May" the month
             continue
@@ -258,6 +248,25 @@ def named_period(text: str) -> Callable[[date], bool] | None:
         return lambda d: (
             d.month == month or (d.month == month % 12 + 1 and d.day <= TALKED_AFTER.days)
         )
+    return None
+
+
+def named_span(text: str) -> tuple[date, date] | None:
+    """The first and last day of the dated time a question names, as `named_period` reads
+    it; None when it names none, or only a month of any year."""
+    if (m := _RANGE.search(text)) and (span := _range_days(m["start"], m["end"])):
+        first, last = span
+        return first, last + TALKED_AFTER
+    for pattern in (_DAY_FIRST, _MONTH_FIRST):
+        if m := pattern.search(text):
+            try:
+                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
+            except ValueError:
+                continue
+            return day - timedelta(days=1), day + timedelta(days=1)
+    if m := _MONTH_YEAR.search(text):
+        start = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
+        return start, _add_months(start, 1) + TALKED_AFTER - timedelta(days=1)
     return None
 
 

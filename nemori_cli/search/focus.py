@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.indexing import WINDOW_MESSAGES
 from nemori_cli.models import Episode, Message, SearchHit
-from nemori_cli.pipeline.dates import named_period
+from nemori_cli.pipeline.dates import NAMED_DAYS, named_period, named_span
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
@@ -53,6 +53,7 @@ class FocusParams:
     lexical_weight: float = 0.6  # share of query words in a turn or hit, against cosine
     match_weight: float = 2.0  # a hit's own match against its fused rank
     time_weight: float = 0.2  # added to the match of a hit dated in the time the query names
+    day_weight: float = 0.4  # the same when that time is a day or a few (NAMED_DAYS)
     diversity: float = 0.0  # taken off a hit per better hit from the same conversation
     when_weight: float = 0.2  # added to a turn or hit naming a time, for a "when" question
     # in a chat with an assistant, the similarity of any document but a user turn's (windows,
@@ -134,6 +135,9 @@ def refine(
         return math.fsum(weights[t] for t in terms(text).intersection(weights)) / total
 
     in_period = named_period(query)
+    span = named_span(query)
+    on_days = span is not None and (span[1] - span[0]).days <= NAMED_DAYS
+    time_weight = params.day_weight if on_days else params.time_weight
     when = params.when_weight if asks_when(query) else 0.0
 
     def dated(text: str) -> float:
@@ -145,7 +149,7 @@ def refine(
         if h.kind == "fact":
             match += dated(h.content)
         if in_period and h.timestamp and in_period(h.timestamp.date()):
-            match += params.time_weight
+            match += time_weight
         match *= params.match_weight
         return match - params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100, h
 

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import BrokenIndex, UsageError
@@ -16,6 +16,7 @@ from nemori_cli.indexing import is_answer_turn, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
+from nemori_cli.pipeline.dates import NAMED_DAYS, named_span
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.search.questions import asks_advice
@@ -123,6 +124,8 @@ def search(
         if kd == "episode" and turns:  # episodes by their best single turn (indexing.py)
             rolled = dict.fromkeys(turn_episode(d) for d, _ in weighted_turns(turns))
             candidates[kd].append(admitted(kd, list(rolled)))
+        if kd == "episode" and (dated := period_order(vectors, qvec, pool, filters, query)):
+            candidates[kd].append(admitted(kd, dated))
         if kd == "episode" and advice:
             pooled = dict.fromkeys([*candidates[kd][0], *candidates[kd][1]])
             by_user = user_turn_order(episodes, list(pooled), qvec, vectors)
@@ -165,6 +168,29 @@ def user_turn_order(
         rid = docs[d]
         best[rid] = max(best.get(rid, -1.0), s)
     return sorted(best, key=lambda r: (-best[r], r))
+
+
+def period_order(
+    vectors: VectorIndex, qvec: Any, pool: int, filters: SearchFilters, query: str
+) -> list[str]:
+    """The episodes of the days a query names ("on 1 May, 2022"), nearest first.
+
+    Whatever the words of "What movie did I watch on 1 May, 2022?", the episode of that day
+    is a candidate, though it speaks of "the Lord of the Rings trilogy", not of a movie. A
+    month is left to focus's time weight: "Which states might I be in during September,
+    based on my plans?" asks what was said before it.
+    """
+    span = named_span(query)
+    if span is None or (span[1] - span[0]).days > NAMED_DAYS:
+        return []
+    first = datetime.combine(span[0], time.min, tzinfo=UTC)
+    last = datetime.combine(span[1], time.max, tzinfo=UTC)
+    since = max(first, filters.since) if filters.since else first
+    until = min(last, filters.until) if filters.until else last
+    if since > until:
+        return []
+    where = replace(filters, since=since, until=until).vector_where("episode")
+    return [rid for rid, _ in vectors.query("episode", qvec, pool, where=where)]
 
 
 def weighted_turns(turns: list[tuple[str, float]]) -> list[tuple[str, float]]:

@@ -136,7 +136,8 @@ class MirroredVectorIndex:
     ) -> list[tuple[str, float]]:
         view = self._view(kind)
         clause = chroma_where(where)
-        self._searched[kind] = done = self._searched.get(kind, 0) + 1
+        # a filtered query is a masked pass over the copy: only plain ones call for HNSW
+        done = self._searched[kind] = self._searched.get(kind, 0) + (clause is None)
         if view is not None and done > 1 and len(view.matrix) > FLAT_EXACT_ROWS:
             if kind in self._hnsw_ready:  # a long-running reader of a big store
                 view = None

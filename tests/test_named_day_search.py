@@ -1,0 +1,66 @@
+"""A question naming a day ("What did I watch on 4 March, 2024?") finds that day's episode,
+though its words are not the question's and many other episodes match the question better."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from nemori_cli.memory import Memory
+from nemori_cli.pipeline.dates import named_span
+
+START = datetime(2024, 1, 1, 20, 0, tzinfo=UTC)
+THAT_DAY = 63  # 4 March 2024, the day after the one the question names
+SAID_THAT_DAY = "Took your advice and went through the whole trilogy last night, all three!"
+TOPICS = ["a movie I watched", "the film we saw", "watching a movie at home",
+          "a movie night with friends", "which movie to watch next"]
+
+
+def sessions() -> list[dict[str, object]]:
+    """120 days; on all but one the user talks of movies in the question's words."""
+    convs = []
+    for n in range(120):
+        when = START + timedelta(days=n)
+        text = SAID_THAT_DAY if n == THAT_DAY else (
+            f"Let me tell you about {TOPICS[n % len(TOPICS)]}: it was fine, nothing special "
+            f"to watch, number {n}."
+        )
+        convs.append({"id": f"c{n}", "messages": [
+            {"id": f"c{n}:0", "role": "user", "content": text, "timestamp": when.isoformat()},
+            {"id": f"c{n}:1", "role": "user", "content": "Anyway, how was your day?",
+             "timestamp": (when + timedelta(minutes=1)).isoformat()},
+        ]})
+    return convs
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    root: Path = tmp_path_factory.mktemp("named-day")
+    path = root / "chats.json"
+    path.write_text(json.dumps({"conversations": sessions()}))
+    mem = Memory.open(data_dir=root / "data")
+    mem.ingest([str(path)])
+    return mem
+
+
+def test_a_question_naming_a_day_finds_that_days_episode(memory: Memory) -> None:
+    hits = memory.search("What movie did I watch on 3 March, 2024?", k=5)
+    assert "c63" in [h.conversation_id for h in hits]
+
+
+def test_a_named_day_does_not_reach_past_the_filters(memory: Memory) -> None:
+    hits = memory.search(
+        "What movie did I watch on 3 March, 2024?", k=5,
+        until=START + timedelta(days=THAT_DAY - 5),
+    )
+    assert hits and "c63" not in [h.conversation_id for h in hits]
+
+
+def test_named_span_is_the_days_a_question_names() -> None:
+    assert named_span("on 3 March, 2024") == (
+        datetime(2024, 3, 2).date(), datetime(2024, 3, 4).date()
+    )
+    assert named_span("What did I do in March?") is None  # any year: no span of days
