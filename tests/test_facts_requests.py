@@ -42,6 +42,19 @@ def test_a_self_statement_after_a_request_is_kept() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I took your recommendation and watched the Lord of the Rings trilogy last night!",
+         "The user watched the Lord of the Rings trilogy"),
+        ("I followed your advice and started running three times a week.",
+         "The user started running three times a week."),
+    ],
+)
+def test_credit_to_the_assistant_does_not_hide_what_the_user_did(text: str, fact: str) -> None:
+    assert any(f.startswith(fact) for f in facts_of(text)), facts_of(text)
+
+
 def test_statements_about_the_user_are_still_facts() -> None:
     assert facts_of("I prefer Python over JavaScript for scripting.") == [
         "The user prefers Python over JavaScript for scripting."

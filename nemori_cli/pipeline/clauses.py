@@ -27,8 +27,35 @@ MAX_DANGLING_WORDS = 12
 MAX_JOINED_WORDS = 20  # longer facts take more of a search's word budget
 
 
+# "I took your advice and started running": the credit to the listener goes, the rest is a
+# fact ("I started running"); the listener's "your" would otherwise drop the whole sentence
+_CREDIT = re.compile(
+    r"^(?:so |well |and )?(?P<who>i|we) (?:took|followed|tried|used|went with|listened to) "
+    r"(?:your|ur) (?:\w+ )?(?:advice|rec\w*|suggestions?|tips?|ideas?|picks?)"
+    r" (?:and|&) (?P<rest>.+)",
+    re.IGNORECASE,
+)
+_OWN_OPENING = re.compile(
+    r"(?:i|i'm|i've|we|we're|we've|my|our|the|a|an|it|it's|they|he|she|this|that|these"
+    r"|those)\b",
+    re.IGNORECASE,
+)
+
+
+def without_credit(sentence: str) -> str:
+    """"I took your advice and watched it" -> "I watched it"; other sentences as they are."""
+    m = _CREDIT.match(sentence)
+    if m is None:
+        return sentence
+    rest = m["rest"]
+    if _OWN_OPENING.match(rest):  # "... and the kids loved it": a clause of its own
+        return rest[:1].upper() + rest[1:]
+    return f"{'We' if m['who'].lower() == 'we' else 'I'} {rest}"
+
+
 def without_addressee(sentence: str) -> str:
     """Drop the clauses said to the listener ("I made a cake, maybe you'd like it")."""
+    sentence = without_credit(sentence)
     if not SECOND_PERSON.search(sentence):
         return sentence
     pieces = _CLAUSE_BREAK.split(sentence)
