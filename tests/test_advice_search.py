@@ -82,6 +82,43 @@ def test_a_question_of_fact_is_not_advice(question: str) -> None:
     assert not asks_advice(question)
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Can you remind me which hotel you recommended in Kyoto?",
+     "What were the tips you gave me for sleeping better?",
+     "I forgot the book you suggested last month, what was it?",
+     "What did you recommend for my back pain?"],
+)
+def test_asking_what_the_assistant_recommended_is_not_a_request_for_advice(
+    question: str,
+) -> None:
+    assert not asks_advice(question)
+
+
+def test_asking_what_the_assistant_recommended_finds_the_answer_that_said_it(
+    tmp_path: Path,
+) -> None:
+    """The advice rule would rank the sessions by the user's own Kyoto stories (out of the
+    first five); the answer that recommended a place is what the question asks for."""
+    itinerary = (
+        "Day one: the Fushimi Inari gates early in the morning, then Nishiki market. For the "
+        "nights in Kyoto, I would recommend Hiiragiya, a traditional ryokan with a kaiseki "
+        "dinner served in your room and cypress baths. Day two: Arashiyama bamboo grove and "
+        "the monkey park. "
+    ) * 2
+    convs = [session("s0", 0, [("user", "Plan a three-day itinerary for my October trip."),
+                               ("assistant", itinerary)])]
+    for n in range(1, 10):  # the user tells of Kyoto stays; the answers are about other things
+        convs.append(session(f"s{n}", 3 * n, [
+            ("user", f"My cousin stayed at a lovely place in Kyoto for {n} nights, a small "
+                     "guesthouse."),
+            ("assistant", UNRELATED), ("user", ASKS[n % len(ASKS)]), ("assistant", UNRELATED),
+        ]))
+    mem = ingested(tmp_path, convs)
+    hits = mem.search("Can you remind me which place to stay in Kyoto you recommended?", k=3)
+    assert "s0" in [h.conversation_id for h in hits]
+
+
 def test_an_advice_question_finds_the_session_where_the_user_stated_the_preference(
     tmp_path: Path,
 ) -> None:

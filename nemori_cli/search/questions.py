@@ -38,6 +38,23 @@ _ADVICE = re.compile(
 )
 
 
+# "Can you remind me which hotel you recommended?" asks what the assistant once said, not
+# for new advice: the answer is in the assistant's turn, which the advice rule looks past
+_RECALLS_ANSWER = re.compile(
+    r"\b(?:remind me|you (?:\w+ )?(?:recommended|suggested|mentioned|told|said|gave|shared"
+    r"|listed|described|proposed|provided|wrote|explained|came up with|pointed)"
+    r"|did you (?:\w+ )?(?:recommend|suggest|mention|tell|say|give|share|list|describe"
+    r"|propose|provide|write|explain|call|name))\b",
+    re.IGNORECASE,
+)
+
+
 def asks_advice(question: str) -> bool:
-    """Whether a question asks for a recommendation or advice for the asker."""
-    return bool(_ADVICE.search(question))
+    """Whether a question asks for a recommendation or advice for the asker (not which
+    advice the assistant once gave)."""
+    return bool(_ADVICE.search(question)) and not recalls_answer(question)
+
+
+def recalls_answer(question: str) -> bool:
+    """Whether a question asks what the assistant said earlier ("what did you recommend")."""
+    return bool(_RECALLS_ANSWER.search(question))
