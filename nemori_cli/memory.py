@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -166,8 +166,12 @@ class Memory:
         conversation_id: str | None = None,
         category: str | None = None,
         include_superseded: bool = False,
+        today: date | datetime | None = None,
     ) -> list[SearchHit]:
-        """Return the k best episodes and facts for a query, hybrid-ranked."""
+        """Return the k best episodes and facts for a query, hybrid-ranked.
+
+        `today` is the day the query is asked on (default: today), for "last week".
+        """
         self.parts.prefetch_query(query, user)  # a cold model loads while search's modules do
         from nemori_cli.search.hybrid import search
         return search(
@@ -181,6 +185,7 @@ class Memory:
             conversation_id=conversation_id,
             category=category,
             include_superseded=include_superseded,
+            today=today,
         )
 
     def ask(

@@ -1,30 +1,33 @@
-"""A question naming a day ("What did I watch on 4 March, 2024?") finds that day's episode,
-though its words are not the question's and many other episodes match the question better."""
+"""A question naming a day ("What did I watch on 3 March, 2024?", "... yesterday?") finds
+that day's episode, though its words are not the question's and many other episodes match the
+question better."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from nemori_cli.memory import Memory
 from nemori_cli.pipeline.dates import named_span
+from nemori_cli.search.periods import query_period
 
 START = datetime(2024, 1, 1, 20, 0, tzinfo=UTC)
-THAT_DAY = 63  # 4 March 2024, the day after the one the question names
+GAP = 1  # days between sessions
+THAT = 63  # the session of Monday 4 March 2024, the day after the one the question names
 SAID_THAT_DAY = "Took your advice and went through the whole trilogy last night, all three!"
 TOPICS = ["a movie I watched", "the film we saw", "watching a movie at home",
           "a movie night with friends", "which movie to watch next"]
 
 
 def sessions() -> list[dict[str, object]]:
-    """120 days; on all but one the user talks of movies in the question's words."""
+    """120 sessions; in all but one the user talks of movies in the question's words."""
     convs = []
     for n in range(120):
-        when = START + timedelta(days=n)
-        text = SAID_THAT_DAY if n == THAT_DAY else (
+        when = START + timedelta(days=GAP * n)
+        text = SAID_THAT_DAY if n == THAT else (
             f"Let me tell you about {TOPICS[n % len(TOPICS)]}: it was fine, nothing special "
             f"to watch, number {n}."
         )
@@ -51,10 +54,36 @@ def test_a_question_naming_a_day_finds_that_days_episode(memory: Memory) -> None
     assert "c63" in [h.conversation_id for h in hits]
 
 
+def test_a_day_relative_to_today_finds_that_days_episode(memory: Memory) -> None:
+    asked = "What movie did I watch yesterday?"
+    the_day_after = memory.search(asked, k=5, today=date(2024, 3, 5))
+    assert "c63" in [h.conversation_id for h in the_day_after]
+    a_year_later = memory.search(asked, k=5, today=date(2025, 3, 5))
+    assert "c63" not in [h.conversation_id for h in a_year_later]
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("what did I do yesterday", date(2026, 12, 2), date(2026, 12, 2)),
+        ("what did I cook last Saturday", date(2026, 11, 28), date(2026, 11, 28)),
+        ("what did I do last Thursday", date(2026, 11, 26), date(2026, 11, 26)),
+        ("who did I meet last week", date(2026, 11, 23), date(2026, 11, 29)),
+        ("what happened last weekend", date(2026, 11, 28), date(2026, 11, 29)),
+        ("what did I buy two days ago", date(2026, 11, 30), date(2026, 12, 2)),
+        ("what did I read last month", date(2026, 11, 1), date(2026, 12, 3)),
+        ("where was I on 1 May, 2022", date(2022, 4, 30), date(2022, 5, 2)),  # named first
+    ],
+)
+def test_times_relative_to_today_are_read_as_days(question: str, first: date, last: date) -> None:
+    period = query_period(question, date(2026, 12, 3))  # a Thursday
+    assert period is not None and period.span == (first, last)
+
+
 def test_a_named_day_does_not_reach_past_the_filters(memory: Memory) -> None:
     hits = memory.search(
         "What movie did I watch on 3 March, 2024?", k=5,
-        until=START + timedelta(days=THAT_DAY - 5),
+        until=START + timedelta(days=GAP * THAT - 5),
     )
     assert hits and "c63" not in [h.conversation_id for h in hits]
 

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.indexing import WINDOW_MESSAGES
 from nemori_cli.models import Episode, Message, SearchHit
-from nemori_cli.pipeline.dates import NAMED_DAYS, named_period, named_span
 from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
+from nemori_cli.search.periods import query_period
 from nemori_cli.search.questions import asks_when
 from nemori_cli.search.turns import (
     best_stretch,
@@ -34,6 +34,8 @@ from nemori_cli.search.turns import (
 )
 
 if TYPE_CHECKING:
+    from datetime import date
+
     import numpy as np
 
 VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
@@ -85,6 +87,7 @@ def refine(
     params: FocusParams | None = None,
     lead: Sequence[SearchHit] = (),
     head: int = 0,
+    today: date | None = None,
 ) -> list[SearchHit]:
     """Focus long episodes, rerank every hit by how well its text matches, drop repeats.
 
@@ -94,6 +97,7 @@ def refine(
     whose turns an earlier hit already shows is left out. Two hits cut from one episode
     share its id and differ in content and message_ids. Given a second fused ranking
     (lead), the first `head` hits are those it ranks best, the rest as `hits` ranks them.
+    A time relative to `today` ("last week") names a period only when `today` is given.
     """
     import numpy as np
 
@@ -134,10 +138,9 @@ def refine(
         # with it, so a tie at the cut went either way (the same search, two answers)
         return math.fsum(weights[t] for t in terms(text).intersection(weights)) / total
 
-    in_period = named_period(query)
-    span = named_span(query)
-    on_days = span is not None and (span[1] - span[0]).days <= NAMED_DAYS
-    time_weight = params.day_weight if on_days else params.time_weight
+    period = query_period(query, today)
+    in_period = period.contains if period else None
+    time_weight = params.day_weight if period and period.few_days else params.time_weight
     when = params.when_weight if asks_when(query) else 0.0
 
     def dated(text: str) -> float:

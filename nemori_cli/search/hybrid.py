@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import BrokenIndex, UsageError
@@ -16,9 +16,9 @@ from nemori_cli.indexing import is_answer_turn, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
-from nemori_cli.pipeline.dates import NAMED_DAYS, named_span
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
+from nemori_cli.search.periods import Period, query_period
 from nemori_cli.search.questions import asks_advice
 from nemori_cli.search.relevance import annotate
 from nemori_cli.search.turns import spoken
@@ -70,8 +70,10 @@ def search(
     conversation_id: str | None = None,
     category: str | None = None,
     include_superseded: bool = False,
+    today: date | datetime | None = None,
 ) -> list[SearchHit]:
-    """Return the k best episodes and facts for a query, hybrid-ranked."""
+    """Return the k best episodes and facts for a query, hybrid-ranked; a time the query
+    names relative to `today` (default: the UTC date now) is read against it."""
     filters = SearchFilters(
         kinds_of(kind), since, until, conversation_id, category, include_superseded
     )
@@ -115,6 +117,12 @@ def search(
     nearest = nearest_each(vectors, qvec, pool, wheres)
     candidates: dict[Kind, list[Sequence[str]]] = {}
     advice = asks_advice(query)
+    day = today.date() if isinstance(today, datetime) else today or datetime.now(UTC).date()
+    period = query_period(query, day)
+    dated = (
+        admitted("episode", period_order(vectors, qvec, pool, filters, period))
+        if "episode" in kinds else []
+    )
     for kd in kinds:
         vec = finite(parts, kd, user, nearest[kd])
         candidates[kd] = [
@@ -124,8 +132,8 @@ def search(
         if kd == "episode" and turns:  # episodes by their best single turn (indexing.py)
             rolled = dict.fromkeys(turn_episode(d) for d, _ in weighted_turns(turns))
             candidates[kd].append(admitted(kd, list(rolled)))
-        if kd == "episode" and (dated := period_order(vectors, qvec, pool, filters, query)):
-            candidates[kd].append(admitted(kd, dated))
+        if kd == "episode" and dated:
+            candidates[kd].append(dated)
         if kd == "episode" and advice:
             pooled = dict.fromkeys([*candidates[kd][0], *candidates[kd][1]])
             by_user = user_turn_order(episodes, list(pooled), qvec, vectors)
@@ -140,9 +148,15 @@ def search(
             to_hit(kd, tables[kd][rid], s, episodes.get)
             for kd, rid, s in fuse(candidates, size, scaled=False)
         ]
+    if lead and dated:  # the day's few episodes keep their balanced place in the lead too
+        have = {h.id for h in lead if h.kind == "episode"}
+        for at, h in enumerate(hits):
+            if h.kind == "episode" and h.id in dated and h.id not in have:
+                lead.insert(min(at, len(lead)), h)
     params = replace(DEFAULT, answer_sim=ADVICE_ANSWER_SIM) if advice else None
     best = refine(
-        hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD
+        hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD,
+        today=day,
     )[:k]
     return annotate(best, query, qvec, episodes, vectors.embeddings)
 
@@ -171,20 +185,19 @@ def user_turn_order(
 
 
 def period_order(
-    vectors: VectorIndex, qvec: Any, pool: int, filters: SearchFilters, query: str
+    vectors: VectorIndex, qvec: Any, pool: int, filters: SearchFilters, period: Period | None
 ) -> list[str]:
-    """The episodes of the days a query names ("on 1 May, 2022"), nearest first.
+    """The episodes of the day or few days a query names ("on 1 May, 2022"), nearest first.
 
     Whatever the words of "What movie did I watch on 1 May, 2022?", the episode of that day
     is a candidate, though it speaks of "the Lord of the Rings trilogy", not of a movie. A
     month is left to focus's time weight: "Which states might I be in during September,
     based on my plans?" asks what was said before it.
     """
-    span = named_span(query)
-    if span is None or (span[1] - span[0]).days > NAMED_DAYS:
+    if period is None or period.span is None or not period.few_days:
         return []
-    first = datetime.combine(span[0], time.min, tzinfo=UTC)
-    last = datetime.combine(span[1], time.max, tzinfo=UTC)
+    first = datetime.combine(period.span[0], time.min, tzinfo=UTC)
+    last = datetime.combine(period.span[1], time.max, tzinfo=UTC)
     since = max(first, filters.since) if filters.since else first
     until = min(last, filters.until) if filters.until else last
     if since > until:

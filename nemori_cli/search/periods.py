@@ -1,0 +1,135 @@
+"""The time a query names, as days: "on 1 May, 2022", "in May 2023", "in June" (any year), or
+a time relative to the day it is asked ("yesterday", "last week", "three days ago")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from nemori_cli.pipeline.dates import (
+    NAMED_DAYS,
+    NUMBERS,
+    TALKED_AFTER,
+    WEEKDAYS,
+    named_period,
+    named_span,
+)
+
+Span = tuple[date, date]
+
+
+@dataclass(frozen=True)
+class Period:
+    """The days a query names; `span` when they are one stretch (not "June" of any year)."""
+
+    contains: Callable[[date], bool]
+    span: Span | None
+
+    @property
+    def few_days(self) -> bool:
+        """Whether the period is a day or a few, not a month or more (NAMED_DAYS)."""
+        return self.span is not None and (self.span[1] - self.span[0]).days <= NAMED_DAYS
+
+
+def query_period(text: str, today: date | None = None) -> Period | None:
+    """The period a query names: a named day, range or month first, then a time relative
+    to today (when given), then a month of any year; None when it names none."""
+    span = named_span(text) or (relative_span(text, today) if today else None)
+    if span is not None:
+        first, last = span
+        return Period(lambda d: first <= d <= last, span)
+    contains = named_period(text)
+    return Period(contains, None) if contains else None
+
+
+_NUM = "|".join(sorted((re.escape(w) for w in NUMBERS), key=len, reverse=True))
+_COUNT = rf"(?P<n>\d{{1,2}}|{_NUM})"
+_UNIT_DAYS = {"day": 1, "week": 7}
+
+
+def _count(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else NUMBERS[word]
+
+
+def _month_span(today: date, back: int) -> Span:
+    """The whole calendar month `back` months before today's, and the week after it."""
+    index = today.year * 12 + today.month - 1 - back
+    first = date(index // 12, index % 12 + 1, 1)
+    after = date((index + 1) // 12, (index + 1) % 12 + 1, 1)
+    return first, min(today, after - timedelta(days=1) + TALKED_AFTER)
+
+
+def _weekday_before(today: date, weekday: int) -> date:
+    """The latest day of that weekday before today."""
+    return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+
+
+def _days_ago(m: re.Match[str], today: date) -> Span:
+    n = _count(m["n"])
+    return today - timedelta(days=n + 1), today - timedelta(days=max(n - 1, 0))
+
+
+def _weeks_ago(m: re.Match[str], today: date) -> Span:
+    middle = today - timedelta(weeks=_count(m["n"]))
+    return middle - timedelta(days=3), middle + timedelta(days=3)
+
+
+def _last_weekday(m: re.Match[str], today: date) -> Span:
+    day = _weekday_before(today, WEEKDAYS.index(m["day"].lower()))
+    return day, day
+
+
+def _last_weekend(m: re.Match[str], today: date) -> Span:
+    saturday = _weekday_before(today - timedelta(days=1), 5)  # not the weekend under way
+    return saturday, saturday + timedelta(days=1)
+
+
+def _last_week(m: re.Match[str], today: date) -> Span:
+    monday = today - timedelta(days=today.weekday())
+    return monday - timedelta(days=7), monday - timedelta(days=1)
+
+
+def _past(m: re.Match[str], today: date) -> Span:
+    n, unit = _count(m["n"]), m["unit"].lower()
+    days = 30 * n if unit == "month" else n * _UNIT_DAYS[unit]
+    return today - timedelta(days=days), today
+
+
+def _fixed(back: int) -> Callable[[re.Match[str], date], Span]:
+    return lambda m, today: (today - timedelta(days=back), today - timedelta(days=back))
+
+
+_RELATIVE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], date], Span]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), resolve)
+    for pattern, resolve in (
+        (r"\bthe day before yesterday\b", _fixed(2)),
+        (r"\b(?:yesterday|last night)\b", _fixed(1)),
+        (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", _fixed(0)),
+        (rf"\b(?:the )?(?:last|past) {_COUNT} (?P<unit>day|week|month)s?\b", _past),
+        (rf"\b{_COUNT} days? ago\b", _days_ago),
+        (rf"\b{_COUNT} weeks? ago\b", _weeks_ago),
+        (rf"\b{_COUNT} months? ago\b", lambda m, t: _month_span(t, _count(m["n"]))),
+        (r"\b(?:(?:a )?few|several|couple of) days ago\b|\bthe other day\b",
+         lambda m, t: (t - timedelta(days=6), t - timedelta(days=1))),
+        (rf"\b(?:last|this past) (?P<day>{'|'.join(WEEKDAYS)})\b", _last_weekday),
+        (r"\b(?:last|this past) weekend\b", _last_weekend),
+        (r"\b(?:last|this past) week\b", _last_week),
+        (r"\bthis week\b",
+         lambda m, t: (t - timedelta(days=t.weekday()), t)),
+        (r"\b(?:last|this past) month\b", lambda m, t: _month_span(t, 1)),
+        (r"\bthis month\b", lambda m, t: (t.replace(day=1), t)),
+        (r"\blast year\b", lambda m, t: (date(t.year - 1, 1, 1), date(t.year - 1, 12, 31))),
+    )
+)
+
+
+def relative_span(text: str, today: date) -> Span | None:
+    """The days a time relative to today names ("last week": Monday to Sunday of the week
+    before this one); None when the text names none."""
+    for pattern, resolve in _RELATIVE:
+        if m := pattern.search(text):
+            return resolve(m, today)
+    return None
