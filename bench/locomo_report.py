@@ -14,6 +14,7 @@ import locomo_round9
 import locomo_round10
 import locomo_round11
 import locomo_round13
+import locomo_round14
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -137,6 +138,8 @@ ROUND3 = [
     *locomo_facts_round12.LINES,
     "",
     *locomo_round13.LINES,
+    "",
+    *locomo_round14.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
