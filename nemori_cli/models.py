@@ -18,6 +18,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(value: datetime | None) -> datetime | None:
+    """The datetime with a time zone: a naive one is read as UTC (None passes through)."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
 def to_iso(value: datetime | None) -> str | None:
     """Format an aware datetime as ISO 8601 (UTC), or pass None through."""
     if value is None:

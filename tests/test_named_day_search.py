@@ -93,3 +93,10 @@ def test_named_span_is_the_days_a_question_names() -> None:
         datetime(2024, 3, 2).date(), datetime(2024, 3, 4).date()
     )
     assert named_span("What did I do in March?") is None  # any year: no span of days
+
+
+def test_a_naive_datetime_from_the_python_api_is_read_as_utc(memory: Memory) -> None:
+    """A script passing datetime(2024, 3, 1) gets filtered hits, not a TypeError."""
+    hits = memory.search("What movie did I watch on 3 March, 2024?", k=5,
+                         since=datetime(2024, 3, 4), until=datetime(2024, 3, 4, 23, 59))
+    assert [h.conversation_id for h in hits] == ["c63"]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import BrokenIndex, UsageError
 from nemori_cli.indexing import is_answer_turn, turn_episode
-from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit
+from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit, aware
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
 from nemori_cli.search.focus import DEFAULT, refine
@@ -74,8 +74,8 @@ def search(
 ) -> list[SearchHit]:
     """Return the k best episodes and facts for a query, hybrid-ranked; a time the query
     names relative to `today` (default: the UTC date now) is read against it."""
-    filters = SearchFilters(
-        kinds_of(kind), since, until, conversation_id, category, include_superseded
+    filters = SearchFilters(  # a naive datetime from the Python API is read as UTC
+        kinds_of(kind), aware(since), aware(until), conversation_id, category, include_superseded
     )
     if k < 1:
         raise UsageError("-k/--limit must be at least 1")
