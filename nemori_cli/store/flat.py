@@ -67,11 +67,12 @@ class FlatView:
 
         if k <= 0 or not self.docs:
             return []
-        sims = live_sims(self.matrix, vector, ~self.live)
         metas = self.metas
-        if where is not None:
+        if where is None:
+            sims = live_sims(self.matrix, vector, ~self.live)
+        else:
             rows = np.fromiter(metas, dtype=np.int64, count=len(metas))
-            sims[rows[~passing(list(metas.values()), where)]] = -np.inf
+            sims = some_sims(self.matrix, vector, rows[passing(list(metas.values()), where)])
         return best_records(sims, k, lambda row: str(metas[row]["record_id"]))
 
     def embeddings(self, doc_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -318,6 +319,21 @@ def live_sims(matrix: np.ndarray, vector: np.ndarray, dead: Any) -> np.ndarray:
     if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
         raise BrokenIndex("the flat copy of the vectors holds damaged rows")
     sims[dead] = -np.inf
+    return sims
+
+
+def some_sims(matrix: np.ndarray, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Cosines of these rows with the vector, every other row at -inf (a filter's few rows
+    cost their own product, not the whole matrix's); BrokenIndex on a damaged row."""
+    import numpy as np
+
+    sims = np.full(len(matrix), -np.inf, dtype=np.float32)
+    if len(rows):
+        with np.errstate(all="ignore"):
+            part = np.asarray(matrix[rows]) @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        if not np.isfinite(part).all() or float(np.abs(part).max()) > 1 + NORM_TOLERANCE:
+            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
+        sims[rows] = part
     return sims
 
 

@@ -29,6 +29,7 @@ from nemori_cli.store.flat import (
     count_bad_rows,
     live_sims,
     open_rows,
+    some_sims,
     valid_entry,
 )
 from nemori_cli.store.where import numbers, passing
@@ -70,12 +71,13 @@ class SnapView:
 
         if k <= 0 or not self.live_rows:
             return []
-        sims = live_sims(self.matrix, vector, self.dead)
-        if where is not None:
+        if where is None:
+            sims = live_sims(self.matrix, vector, self.dead)
+        else:
             state = self.state
             ok = passing(state.meta_list(), where, state.column)
             live = np.flatnonzero(self.row_record >= 0)  # a live row has its metadata
-            sims[live[~ok[state.row_meta[live]]]] = -np.inf
+            sims = some_sims(self.matrix, vector, live[ok[state.row_meta[live]]])
         records, row_record = self.state.records, self.row_record
         return best_records(sims, k, lambda row: records[row_record[row]])
 

@@ -6,7 +6,8 @@ searches the copy exactly, without importing chromadb, at any size one person's 
 (FLAT_MAX_ROWS); it loads through a snapshot of the copy's log (store/flat_view.py).
 A reader that keeps searching a big kind (FLAT_EXACT_ROWS) loads Chroma's HNSW index for it on a
 thread of its own from its second query, and moves to it once it is ready; until then the copy
-answers, exactly, so no query waits the seconds that loading takes.
+answers, exactly, so no query waits the seconds that loading takes. A filtered query (a time
+range, a category) stays on the copy, which reads only the rows that pass.
 A crash between the two writes leaves a dirty marker, and the repair rebuilds the copy.
 """
 
@@ -136,9 +137,12 @@ class MirroredVectorIndex:
     ) -> list[tuple[str, float]]:
         view = self._view(kind)
         clause = chroma_where(where)
-        # a filtered query is a masked pass over the copy: only plain ones call for HNSW
+        # a filtered query reads only the rows that pass (store/where.py passing), which
+        # the copy answers faster than HNSW with a filter: only plain ones call for HNSW
         done = self._searched[kind] = self._searched.get(kind, 0) + (clause is None)
-        if view is not None and done > 1 and len(view.matrix) > FLAT_EXACT_ROWS:
+        if clause is None and view is not None and done > 1 and (
+            len(view.matrix) > FLAT_EXACT_ROWS
+        ):
             if kind in self._hnsw_ready:  # a long-running reader of a big store
                 view = None
             else:
