@@ -355,8 +355,8 @@ def best_records(
         best: dict[str, float] = {}
         for row in order.tolist():
             score = float(sims[row])
-            if score == -np.inf:
-                break
+            if score == -np.inf:  # the rest are left out too: every row was seen
+                return list(best.items())
             rid = record_of(row)
             if rid not in best:
                 best[rid] = score
