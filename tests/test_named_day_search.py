@@ -73,6 +73,7 @@ def test_a_day_relative_to_today_finds_that_days_episode(memory: Memory) -> None
         ("what did I buy two days ago", date(2026, 11, 30), date(2026, 12, 2)),
         ("what did I read last month", date(2026, 11, 1), date(2026, 12, 3)),
         ("where was I on 1 May, 2022", date(2022, 4, 30), date(2022, 5, 2)),  # named first
+        ("where was I between 3 and 5 June 2023", date(2023, 6, 3), date(2023, 6, 12)),
     ],
 )
 def test_times_relative_to_today_are_read_as_days(question: str, first: date, last: date) -> None:

@@ -223,7 +223,7 @@ NAMED_DAYS = 9  # a named time this short (a day, a few days) is a day's, not a 
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
 _POINT = rf"(?:{_ORDINAL} {_MONTH_NAME}|{_MONTH_NAME}(?: {_ORDINAL})?)"
 _RANGE = re.compile(
-    rf"\b(?:between|from) (?P<start>{_POINT}(?:,? \d{{4}})?)"
+    rf"\b(?:between|from) (?P<start>{_POINT}(?:,? \d{{4}})?|{_ORDINAL})"
     rf" (?:and|to|until|till|through) (?P<end>{_POINT}(?:,? \d{{4}})?)\b",
     re.I,
 )
@@ -271,10 +271,17 @@ def named_span(text: str) -> tuple[date, date] | None:
 
 
 def _range_days(start: str, end: str) -> tuple[date, date] | None:
-    """The first and last day of a range's two ends; the start may take the end's year."""
+    """The first and last day of a range's two ends; the start may take the end's year, and
+    its month ("between 3 and 5 June 2023")."""
     year = _YEAR_AT_END.search(end)
     if year is None:
         return None
+    if start[:1].isdigit() and not re.search(_MONTH_NAME, start, re.I):
+        day = re.match(r"\d+", start)
+        month = re.search(_MONTH_NAME, end, re.I)
+        if day is None or month is None:
+            return None
+        start = f"{day[0]} {month[0]}"
     if _YEAR_AT_END.search(start) is None:
         start = f"{start} {year[1]}"
     first, last = _point_days(start), _point_days(end)
