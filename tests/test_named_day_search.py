@@ -101,3 +101,9 @@ def test_a_naive_datetime_from_the_python_api_is_read_as_utc(memory: Memory) -> 
     hits = memory.search("What movie did I watch on 3 March, 2024?", k=5,
                          since=datetime(2024, 3, 4), until=datetime(2024, 3, 4, 23, 59))
     assert [h.conversation_id for h in hits] == ["c63"]
+
+
+def test_ask_reads_a_relative_day_against_the_day_it_is_asked(memory: Memory) -> None:
+    asked = "What movie did I watch yesterday?"
+    shown = memory.ask(asked, today=datetime(2024, 3, 5, 9, 0, tzinfo=UTC)).hits
+    assert "c63" in [h.conversation_id for h in shown[:5]]

@@ -30,7 +30,9 @@ def ask(
     budget = DEFAULT_BUDGET if budget is None else budget
     if budget < 1:
         raise UsageError("--budget must be at least 1 word")
-    hits = search(parts, question, k=ASK_POOL, kind=kind, since=since, until=until, user=user)
+    hits = search(
+        parts, question, k=ASK_POOL, kind=kind, since=since, until=until, user=user, today=today
+    )
     return answer_within_budget(
         question, hits, parts.settings, budget=budget, log=usage_log(parts, user), today=today
     )

@@ -148,11 +148,12 @@ def search(
             to_hit(kd, tables[kd][rid], s, episodes.get)
             for kd, rid, s in fuse(candidates, size, scaled=False)
         ]
-    if lead and dated:  # the day's few episodes keep their balanced place in the lead too
-        have = {h.id for h in lead if h.kind == "episode"}
-        for at, h in enumerate(hits):
-            if h.kind == "episode" and h.id in dated and h.id not in have:
-                lead.insert(min(at, len(lead)), h)
+    if lead and dated:  # the day's few episodes lead the head's fusion; their match decides
+        fused = {h.id: h for h in hits if h.kind == "episode"}
+        pinned = [fused.get(rid) or to_hit("episode", episodes[rid], 0.0, episodes.get)
+                  for rid in dated]
+        days = set(dated)
+        lead = [*pinned, *(h for h in lead if not (h.kind == "episode" and h.id in days))]
     params = replace(DEFAULT, answer_sim=ADVICE_ANSWER_SIM) if advice else None
     best = refine(
         hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD,
