@@ -65,12 +65,22 @@ def searches() -> list[list[dict]]:
 
 
 def same_hits(got: list[list[dict]], want: list[list[dict]]) -> bool:
-    """Same hits and scores, up to float rounding (BLAS and hnswlib differ in the last bits)."""
+    """Same hits and scores, up to float rounding (BLAS and hnswlib differ in the last bits).
+
+    Two hits whose scores are that close may trade places across the cut: a rebuilt index
+    embeds in other batches, and a near-tie at the k-th place can go either way (seen in full
+    CI runs, never in this file alone). Any other difference fails.
+    """
     for a, b in zip(got, want, strict=True):
-        scores = {h["hit_id"]: h["score"] for h in b}
-        if {h["hit_id"] for h in a} != set(scores):
+        mine = {h["hit_id"]: h["score"] for h in a}
+        theirs = {h["hit_id"]: h["score"] for h in b}
+        if any(abs(mine[i] - theirs[i]) > 1e-4 for i in mine.keys() & theirs.keys()):
             return False
-        if any(abs(h["score"] - scores[h["hit_id"]]) > 1e-4 for h in a):
+        only_mine = sorted(mine[i] for i in mine.keys() - theirs.keys())
+        only_theirs = sorted(theirs[i] for i in theirs.keys() - mine.keys())
+        if len(only_mine) != len(only_theirs) or any(
+            abs(x - y) > 1e-4 for x, y in zip(only_mine, only_theirs, strict=True)
+        ):
             return False
     return True
 
