@@ -29,10 +29,11 @@ NUMBERS = {
 }
 PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through"}
 
-_NUM = (
-    r"(\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine"
-    r"|ten|eleven|twelve)"
+COUNT = (  # a number as people say it in a time ("3 days", "a couple of weeks")
+    r"\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine"
+    r"|ten|eleven|twelve"
 )
+_NUM = f"({COUNT})"
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _SEASONS = "spring|summer|fall|autumn"
 
@@ -47,12 +48,14 @@ def fmt_month(d: date) -> str:
     return f"{d:%B} {d.year}"
 
 
-def _add_months(d: date, months: int) -> date:
+def add_months(d: date, months: int) -> date:
+    """The first day of the month that many months after d's (before, when negative)."""
     index = d.year * 12 + d.month - 1 + months
     return date(index // 12, index % 12 + 1, 1)
 
 
-def _count(word: str) -> int | None:
+def count_of(word: str) -> int | None:
+    """The number a COUNT word says ("3", "two", "a couple of"), None for another word."""
     word = word.lower()
     return int(word) if word.isdigit() else NUMBERS.get(word)
 
@@ -73,7 +76,7 @@ Resolver = Callable[[re.Match[str], date], tuple[str, str] | None]
 
 
 def _ago(m: re.Match[str], ref: date) -> tuple[str, str] | None:
-    n, unit = _count(m["n"]), m["unit"].lower()
+    n, unit = count_of(m["n"]), m["unit"].lower()
     if n is None:
         return None
     if unit == "day":
@@ -82,7 +85,7 @@ def _ago(m: re.Match[str], ref: date) -> tuple[str, str] | None:
         label = "a week" if n == 1 else f"{m['n'].lower()} weeks"
         return f"{label} before {fmt_date(ref)}", ""
     if unit == "month":
-        return fmt_month(_add_months(ref, -n)), "in"
+        return fmt_month(add_months(ref, -n)), "in"
     return str(ref.year - n), "in"
 
 
@@ -102,7 +105,7 @@ def _period(m: re.Match[str], ref: date) -> tuple[str, str]:
         return str(ref.year + offset), "in"
     if unit == "month":
         offset = {"last": -1, "this past": -1, "next": 1}.get(which, 0)
-        return fmt_month(_add_months(ref, offset)), "in"
+        return fmt_month(add_months(ref, offset)), "in"
     if which == "this":
         return f"the {unit} of {fmt_date(ref)}", "in" if unit == "week" else "on"
     word = "after" if which == "next" else "before"
@@ -266,7 +269,7 @@ def named_span(text: str) -> tuple[date, date] | None:
             return day - timedelta(days=1), day + timedelta(days=1)
     if m := _MONTH_YEAR.search(text):
         start = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
-        return start, _add_months(start, 1) + TALKED_AFTER - timedelta(days=1)
+        return start, add_months(start, 1) + TALKED_AFTER - timedelta(days=1)
     return None
 
 
@@ -301,5 +304,5 @@ def _point_days(text: str) -> tuple[date, date] | None:
             return day, day
     if (m := _MONTH_YEAR.fullmatch(text)) is not None:
         first = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
-        return first, _add_months(first, 1) - timedelta(days=1)
+        return first, add_months(first, 1) - timedelta(days=1)
     return None

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from nemori_cli.pipeline.dates import (
+    COUNT,
     NAMED_DAYS,
-    NUMBERS,
     TALKED_AFTER,
     WEEKDAYS,
+    add_months,
+    count_of,
     named_period,
     named_span,
 )
@@ -44,22 +46,21 @@ def query_period(text: str, today: date | None = None) -> Period | None:
     return Period(contains, None) if contains else None
 
 
-_NUM = "|".join(sorted((re.escape(w) for w in NUMBERS), key=len, reverse=True))
-_COUNT = rf"(?P<n>\d{{1,2}}|{_NUM})"
+_COUNT = rf"(?P<n>{COUNT})"
 _UNIT_DAYS = {"day": 1, "week": 7}
 
 
 def _count(word: str) -> int:
-    word = word.lower()
-    return int(word) if word.isdigit() else NUMBERS[word]
+    n = count_of(word)
+    if n is None:  # the patterns below admit only COUNT words
+        raise ValueError(f"not a count: {word!r}")
+    return n
 
 
 def _month_span(today: date, back: int) -> Span:
     """The whole calendar month `back` months before today's, and the week after it."""
-    index = today.year * 12 + today.month - 1 - back
-    first = date(index // 12, index % 12 + 1, 1)
-    after = date((index + 1) // 12, (index + 1) % 12 + 1, 1)
-    return first, min(today, after - timedelta(days=1) + TALKED_AFTER)
+    first = add_months(today, -back)
+    return first, min(today, add_months(first, 1) - timedelta(days=1) + TALKED_AFTER)
 
 
 def _weekday_before(today: date, weekday: int) -> date:
