@@ -316,8 +316,7 @@ def live_sims(matrix: np.ndarray, vector: np.ndarray, dead: Any) -> np.ndarray:
     with np.errstate(all="ignore"):  # a damaged row must not print numpy warnings
         sims = matrix @ np.asarray(vector, dtype=np.float32).reshape(-1)
     sims[dead] = 0.0
-    if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
-        raise BrokenIndex("the flat copy of the vectors holds damaged rows")
+    ensure_cosines(sims)
     sims[dead] = -np.inf
     return sims
 
@@ -331,10 +330,17 @@ def some_sims(matrix: np.ndarray, vector: np.ndarray, rows: np.ndarray) -> np.nd
     if len(rows):
         with np.errstate(all="ignore"):
             part = np.asarray(matrix[rows]) @ np.asarray(vector, dtype=np.float32).reshape(-1)
-        if not np.isfinite(part).all() or float(np.abs(part).max()) > 1 + NORM_TOLERANCE:
-            raise BrokenIndex("the flat copy of the vectors holds damaged rows")
+        ensure_cosines(part)
         sims[rows] = part
     return sims
+
+
+def ensure_cosines(sims: np.ndarray) -> None:
+    """BrokenIndex unless every value is a cosine of unit vectors (finite, at most 1)."""
+    import numpy as np
+
+    if not np.isfinite(sims).all() or float(np.abs(sims).max()) > 1 + NORM_TOLERANCE:
+        raise BrokenIndex("the flat copy of the vectors holds damaged rows")
 
 
 def best_records(

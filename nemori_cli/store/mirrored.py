@@ -60,7 +60,7 @@ class MirroredVectorIndex:
         self._wrote = False
         self._views: dict[str, tuple[tuple[int, int], SnapView | None]] = {}
         self._heads: dict[str, Header] = {}
-        self._searched: dict[str, int] = {}  # queries answered per kind in this process
+        self._searched: dict[str, int] = {}  # unfiltered queries per kind in this process
         self._opening = threading.Lock()  # Chroma is opened once, by whichever thread is first
         self._hnsw: dict[str, threading.Thread] = {}  # big kinds whose HNSW index is loading
         self._hnsw_ready: set[str] = set()
@@ -139,14 +139,13 @@ class MirroredVectorIndex:
         clause = chroma_where(where)
         # a filtered query reads only the rows that pass (store/where.py passing), which
         # the copy answers faster than HNSW with a filter: only plain ones call for HNSW
-        done = self._searched[kind] = self._searched.get(kind, 0) + (clause is None)
-        if clause is None and view is not None and done > 1 and (
-            len(view.matrix) > FLAT_EXACT_ROWS
-        ):
-            if kind in self._hnsw_ready:  # a long-running reader of a big store
-                view = None
-            else:
-                self._load_hnsw(kind, embedding)
+        if clause is None:
+            self._searched[kind] = done = self._searched.get(kind, 0) + 1
+            if view is not None and done > 1 and len(view.matrix) > FLAT_EXACT_ROWS:
+                if kind in self._hnsw_ready:  # a long-running reader of a big store
+                    view = None
+                else:
+                    self._load_hnsw(kind, embedding)
         if view is not None and (clause is None or can_match(clause)):
             try:
                 return view.query(embedding, k, clause)
