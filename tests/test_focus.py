@@ -153,3 +153,44 @@ def test_best_stretch_is_the_first_run_holding_most_wanted_words() -> None:
         found = [not terms(w).isdisjoint(wanted) for w in words]
         counts = [sum(found[s : s + size]) for s in range(max(1, len(words) - size + 1))]
         assert best_stretch(words, size, wanted) == counts.index(max(counts))
+
+
+def assistant_chat(n: int):  # type: ignore[no-untyped-def]
+    """A user/assistant chat whose answers run 200 words, one of them about a hotel."""
+    messages = []
+    for i in range(n):
+        if i % 2 == 0:
+            text = "I'm booking my trip to Lisbon next month." if i == 8 else FILLER[i % 4]
+            messages.append(Message(id=f"m{i}", role="user", content=text,
+                                    timestamp=MAY8 + timedelta(minutes=i)))
+        else:
+            words = ["Sure, here is a long and careful answer."] * 25
+            if i == 9:
+                words[20] = "I recommend the Hotel Avenida Palace, near Rossio station."
+            messages.append(Message(id=f"m{i}", role="assistant", content=" ".join(words),
+                                    timestamp=MAY8 + timedelta(minutes=i)))
+    conversation = Conversation(id="chat", messages=tuple(messages))
+    return build_episode("u1", conversation, messages)
+
+
+def answer_words(content: str) -> list[int]:
+    return [len(line.split()) - 1 for line in content.splitlines()
+            if line.startswith("Assistant:")]
+
+
+def test_a_question_about_the_user_shows_a_short_stretch_of_each_answer() -> None:
+    """The user's own turns answer it; long answers beside them would spend the budget."""
+    for n in (6, 16):  # returned whole, and focused
+        ep = assistant_chat(n)
+        [hit] = refine(*hits_for(ep), "When is my trip to Lisbon?", np.zeros(4), no_vectors)
+        assert answer_words(hit.content)
+        assert max(answer_words(hit.content)) <= 25 + 2  # and the "[…]" marks
+        assert all(m.id in hit.message_ids for m in ep.messages[8:10] if n > 8)
+
+
+def test_a_question_about_what_the_assistant_said_shows_the_answer_where_it_matches() -> None:
+    ep = assistant_chat(16)
+    [hit] = refine(*hits_for(ep), "Which hotel in Lisbon did you recommend?", np.zeros(4),
+                   no_vectors)
+    assert "I recommend the Hotel" in hit.content
+    assert max(answer_words(hit.content)) > 25 + 2

@@ -24,7 +24,7 @@ from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.periods import query_period
-from nemori_cli.search.questions import asks_when
+from nemori_cli.search.questions import asks_when, recalls_answer
 from nemori_cli.search.turns import (
     best_stretch,
     dated_line,
@@ -61,6 +61,10 @@ class FocusParams:
     # in a chat with an assistant, the similarity of any document but a user turn's (windows,
     # passages of long answers, the episode's own) is multiplied by this
     answer_sim: float = 1.0
+    # words of an assistant's turn shown in a hit, unless the question asks what it said:
+    # a question about the user is answered by the user's turns, and a long answer beside
+    # them spends the budget that other memories need
+    answer_words: int = 25
 
 
 DEFAULT = FocusParams()
@@ -142,6 +146,7 @@ def refine(
     in_period = period.contains if period else None
     time_weight = params.day_weight if period and period.few_days else params.time_weight
     when = params.when_weight if asks_when(query) else 0.0
+    other_words = OTHER_WORDS if recalls_answer(query) else min(params.answer_words, OTHER_WORDS)
 
     def dated(text: str) -> float:
         return when if when and names_time(text) else 0.0
@@ -183,11 +188,14 @@ def refine(
         if len(ep.messages) <= params.min_messages or not msgs:
             keeps = [list(range(len(msgs)))]
             # a long message that matches beyond what the narrative shows is shown there
-            deep = deep_match(msgs, weights)
-            parts = [replace(h, content=excerpt(ep, msgs, weights)) if deep else h]
+            # an LLM's narrative is already short; an offline one is the transcript
+            cut = other_words if ep.made_by != "llm" else OTHER_WORDS
+            deep = deep_match(msgs, weights, cut)
+            parts = [replace(h, content=excerpt(ep, msgs, weights, cut)) if deep else h]
         else:
             keeps = _spans(turn, params)
-            parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights) for keep in keeps]
+            parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights, other_words)
+                     for keep in keeps]
         own[(h.kind, h.id)] = [
             matched(part, max([scale * sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
                     + max((dated(msgs[i].content) for i in keep), default=0.0))
@@ -265,23 +273,28 @@ def _spans(scores: Sequence[float], p: FocusParams) -> list[list[int]]:
 
 
 def focused_hit(
-    hit: SearchHit, ep: Episode, messages: Sequence[Message], wanted: Collection[str] = ()
+    hit: SearchHit, ep: Episode, messages: Sequence[Message], wanted: Collection[str] = (),
+    other_words: int = OTHER_WORDS,
 ) -> SearchHit:
     """The hit with its content made of these turns only, and their ids as message_ids."""
-    if len(messages) == len(ep.messages):
+    if len(messages) == len(ep.messages) and not deep_match(messages, wanted, other_words):
         return hit
     return replace(
         hit,
-        content=excerpt(ep, messages, wanted),
+        content=excerpt(ep, messages, wanted, other_words),
         message_ids=tuple(m.id for m in messages),
         timestamp=messages[0].timestamp or hit.timestamp,
     )
 
 
-def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = ()) -> str:
+def excerpt(
+    ep: Episode, messages: Sequence[Message], wanted: Collection[str] = (),
+    other_words: int = OTHER_WORDS,
+) -> str:
     """A dated excerpt that names each speaker; "[…]" marks skipped turns and words.
 
-    A message too long to show whole is shown where it holds most of the wanted terms.
+    A message too long to show whole (HUMAN_WORDS, or other_words of any other speaker's)
+    is shown where it holds most of the wanted terms.
     """
     when = messages[0].timestamp or ep.timestamp
     people = list(dict.fromkeys(speaker_label(m) for m in messages))
@@ -294,7 +307,7 @@ def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = 
             lines.append("[…]")
         last = position[m.id]
         text = " ".join(normalise_quotes(m.content).split())
-        cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
+        cap = HUMAN_WORDS if is_human(m) else other_words
         words = text.split()
         if len(words) > cap:
             start = best_stretch(words, cap, wanted)
@@ -304,11 +317,16 @@ def excerpt(ep: Episode, messages: Sequence[Message], wanted: Collection[str] = 
     return "\n".join(lines)
 
 
-def deep_match(messages: Sequence[Message], wanted: Collection[str]) -> bool:
-    """Whether a message too long to show whole holds wanted terms only past what is shown."""
+def deep_match(
+    messages: Sequence[Message], wanted: Collection[str], other_words: int = OTHER_WORDS
+) -> bool:
+    """Whether a message is longer than a hit shows: past OTHER_WORDS (the narrative's
+    cut) when it holds wanted terms only beyond it, or past a tighter other_words at all."""
     for m in messages:
         words = m.content.split()
         cap = HUMAN_WORDS if is_human(m) else OTHER_WORDS
+        if not is_human(m) and other_words < OTHER_WORDS and len(words) > other_words:
+            return True
         if len(words) > cap and best_stretch(words, cap, wanted) > 0:
             return True
     return False
