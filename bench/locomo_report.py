@@ -15,6 +15,7 @@ import locomo_round10
 import locomo_round11
 import locomo_round13
 import locomo_round14
+import locomo_round15
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -140,6 +141,8 @@ ROUND3 = [
     *locomo_round13.LINES,
     "",
     *locomo_round14.LINES,
+    "",
+    *locomo_round15.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
