@@ -194,3 +194,11 @@ def test_a_question_about_what_the_assistant_said_shows_the_answer_where_it_matc
                    no_vectors)
     assert "I recommend the Hotel" in hit.content
     assert max(answer_words(hit.content)) > 25 + 2
+
+
+def test_an_llm_narrative_of_a_short_episode_is_shown_as_it_is() -> None:
+    """An LLM's narrative is already short: only an offline transcript is cut."""
+    ep = assistant_chat(6).with_extraction(extractor="llm:some-model", status="done")
+    ep = replace(ep, content="The user said they are booking a trip to Lisbon next month.")
+    [hit] = refine(*hits_for(ep), "When is my trip to Lisbon?", np.zeros(4), no_vectors)
+    assert hit.content == ep.content
