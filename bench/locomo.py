@@ -31,6 +31,7 @@ import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 import locomo_report as report  # noqa: E402
 from docs_section import save_results  # noqa: E402
+from locomo_answer_ceiling import session_texts  # noqa: E402
 from run_options import run_options  # noqa: E402
 
 SPLITS = {"tune": range(0, 5), "held_out": range(5, 10), "all": range(0, 10)}
@@ -115,10 +116,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     fact_parts: dict[int, dict[str, dict[str, Any]]] = {}
     for i in chosen:
         raw = ev.RawTurns(samples[i], embed)
+        lines = {d: line for s in session_texts(samples[i]).values() for d, line in s}
         for q in ev.questions(samples, [i]):
             qvec = embed([q.question])[0]
             hits = memory.search(q.question, k=K, user=q.user)
-            rows["nemori"].append((q, ev.score(q, hits)))
+            evidence_text = " ".join(lines.get(e, "") for e in sorted(q.evidence))
+            rows["nemori"].append((q, ev.score(q, hits, evidence_text)))
             for method in SYSTEMS[1:]:
                 rows[method].append((q, ev.score(q, raw.rank(method, q.question, K, qvec))))
         fact_parts[i] = facts_of(memory, samples[i], reference)

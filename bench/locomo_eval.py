@@ -88,11 +88,13 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-def score(q: Question, hits: Sequence[Any]) -> dict[str, float]:
+def score(q: Question, hits: Sequence[Any], evidence_text: str = "") -> dict[str, float]:
     """Evidence and answer recall per budget, hit@5/10 and session recall@5/10 of one list.
 
     Session recall@n: the share of the evidence's sessions among the first n sessions the
     hits come from, in order of first appearance (how one rolls up raw turns to sessions).
+    Given the evidence turns' text, also ans+ev@1000: answer recall of the 1000 words with
+    that text added, what no better ranking of the same hits could pass.
     """
     out: dict[str, float] = {}
     answer = content_words(q.answer)
@@ -103,6 +105,9 @@ def score(q: Question, hits: Sequence[Any]) -> dict[str, float]:
         if answer:
             text = content_words(" ".join(hit_text(h) for h in taken))
             out[f"ans@{b}"] = len(answer & text) / len(answer)
+            if b == 1000 and evidence_text:
+                text |= content_words(evidence_text)
+                out["ans+ev@1000"] = len(answer & text) / len(answer)
     for n in (5, 10):
         out[f"hit@{n}"] = float(any(q.evidence & set(h.message_ids) for h in hits[:n]))
     wanted = {session_of(e) for e in q.evidence}

@@ -38,8 +38,9 @@ LINES = [
     "tuned on) the multi-hop cell that was below raw hybrid search rises above it (sess@5",
     "0.544 -> 0.574 against 0.548). The preference questions move both ways: on 0-4 four",
     "fall out of ten sessions (ranks 4 -> 11, 9 -> 14, 9 -> 11, 10 -> 11) and one rises into",
-    "five (12 -> 5); at five sessions they gain. The assistant-recall questions are unchanged: all 77 ask what",
-    "the assistant said, and see its turns as before. The similarity weight of 0.8 gained",
+    "five (12 -> 5); at five sessions they gain. The assistant-recall questions are",
+    "unchanged: all 77 ask what the assistant said, and see its turns as before. The",
+    "similarity weight of 0.8 gained",
     "on the haystack, whose assistant turns are other conversations' lines, the noise a real",
     "answer on the user's topic is not; it stays 1.",
 ]
