@@ -210,7 +210,7 @@ class RawTurns:
 
 def gold_facts(sample: dict[str, Any]) -> list[str]:
     """LoCoMo's observation facts of a sample (about both speakers, every session)."""
-    out = []
+    out: list[str] = []
     for per_speaker in (sample.get("observation") or {}).values():
         for items in per_speaker.values():
             out.extend(str(item[0]) for item in items if item and item[0])
