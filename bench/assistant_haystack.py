@@ -2,6 +2,8 @@
 
     python bench/assistant_haystack.py             # all ten samples; writes docs/benchmarks.md
     python bench/assistant_haystack.py --no-write  # table only (and the results JSON)
+    python bench/assistant_haystack.py --requests  # every user turn said inside requests;
+                                                   # its own results JSON, docs/ untouched
 
 Each LoCoMo sample becomes one user with about 50 sessions (bench/haystack_data.py): its own
 sessions, speaker A as the user and speaker B as an assistant whose every answer is made
@@ -12,7 +14,8 @@ code and the haystack's content); every question is searched with Memory.search(
 k=30) and scored as bench/locomo.py scores (session recall rolled up from the hits, evidence
 recall at 1000 words, hit@5/10), next to raw turns ("[date] role: text", one document a
 turn) ranked by bm25s, by the same embedder and by RRF of both. Samples 0-4 tune, 5-9 are
-held out.
+held out. With --requests every user turn is wrapped in generic requests to the assistant
+(haystack_data.as_request), the turn's own text whole, as a real assistant history's are.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ SPLITS = {"tune": range(0, 5), "held_out": range(5, 10)}
 SYSTEMS = ("nemori", "bm25", "embed", "hybrid")
 K = 30
 HAYSTACK_CACHE = "nemori-haystack-cache"  # under the temp dir
+REQUESTS_OUT = HERE / "results" / "assistant_haystack_requests.json"
 
 
 def build_store(args: argparse.Namespace, users: dict[str, list[haystack_data.Session]]) -> Path:
@@ -82,7 +86,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     samples = locomo_data.load_samples(args.data)
     chosen = sorted({int(s) for s in args.samples.split(",")}) if args.samples else list(
         range(len(samples)))
-    users = haystack_data.build_users(samples, chosen)
+    users = haystack_data.build_users(samples, chosen, args.requests)
     questions, why = haystack_questions.user_questions(samples, chosen)
     root = build_store(args, users)
     memory = Memory.open(data_dir=root / "data")
@@ -108,6 +112,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     latencies.sort()
     return {
         "settings": {"k": K, "samples": chosen, "seed": haystack_data.SEED,
+                     **({"requests": True} if args.requests else {}),
                      "sessions": haystack_data.SESSIONS,
                      "answer_words": list(haystack_data.ANSWER_WORDS)},
         "haystack": {
@@ -130,7 +135,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = run_options(__doc__.split("\n")[0], HERE / "results" / "assistant_haystack.json",
                     HAYSTACK_CACHE)
     p.add_argument("--samples", help="comma-separated sample indexes (default: all)")
-    return p.parse_args(argv)
+    p.add_argument("--requests", action="store_true",
+                   help="say every user turn inside requests to the assistant; writes "
+                        f"{REQUESTS_OUT.relative_to(ROOT)} by default and never docs/")
+    args = p.parse_args(argv)
+    if args.requests:
+        args.no_write = True
+        if args.out == p.get_default("out"):
+            args.out = str(REQUESTS_OUT)
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,12 +9,17 @@ B-turns of the other samples, so a user's statement sits among long answers. Mes
 the dialogue id for the sample's own turns ("D3:12") and prefix the source sample's id for
 distractors ("conv-30.D3:12"), so a session is what precedes the colon.
 
+With requests=True every user turn is also said as a request to the assistant, as most turns
+of a real assistant history are: generic requests (bench/haystack_requests.json) before and
+after the turn's own text, which stays whole (as_request).
+
     sys.path.insert(0, "bench")
     from haystack_data import build_users, write_nemori_files
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -30,6 +35,10 @@ SEED = 17
 SESSIONS = 50  # sessions per user, as a LongMemEval-style haystack has
 ANSWER_WORDS = (150, 350)  # an assistant turn's length, drawn per turn
 _TURN_GAP = timedelta(minutes=1)
+REQUESTS_FILE = Path(__file__).resolve().parent / "haystack_requests.json"
+OPENING_ODDS = (0.75, 0.35)  # a first request before the text, then a second
+CLOSING_ODDS = (0.75, 0.3)  # a first request after the text, then a second
+CONNECTIVE_ODDS = 0.4  # a closing led by "Anyway,", "So,"...
 
 
 @dataclass(frozen=True)
@@ -99,9 +108,41 @@ class Filler:
         return out
 
 
+@functools.cache
+def request_pool() -> dict[str, tuple[str, ...]]:
+    """The generic requests: "openings", "closings" and "connectives"."""
+    data = json.loads(REQUESTS_FILE.read_text("utf-8"))
+    return {k: tuple(data[k]) for k in ("openings", "closings", "connectives")}
+
+
+def closing(rng: random.Random) -> str:
+    """A request said after the text, now and then led by a connective ("Anyway, can you...")."""
+    pool = request_pool()
+    text = rng.choice(pool["closings"])
+    if rng.random() < CONNECTIVE_ODDS:
+        first = text.split(maxsplit=1)[0]
+        lead = text if first == "I" or first.startswith("I'") else text[:1].lower() + text[1:]
+        text = f"{rng.choice(pool['connectives'])} {lead}"
+    return text
+
+
+def as_request(text: str, key: str) -> str:
+    """The turn's text said inside a request: openings before it, closings after, at least
+    one of the two; the same key always gets the same requests."""
+    rng = random.Random(f"{SEED}-req-{key}")
+    pool = request_pool()
+    before = [rng.choice(pool["openings"]) for odds in OPENING_ODDS if rng.random() < odds]
+    after = [closing(rng) for odds in CLOSING_ODDS if rng.random() < odds]
+    if not before and not after:
+        after = [closing(rng)]
+    return " ".join([*before, text, *after])
+
+
 def convert(sample: dict[str, Any], number: int, turns: list[dict[str, Any]], start: datetime,
-            filler: Filler, rng: random.Random, prefix: str = "") -> Session:
-    """One LoCoMo session as user/assistant turns, each assistant turn made long."""
+            filler: Filler, rng: random.Random, prefix: str = "",
+            requests: bool = False) -> Session:
+    """One LoCoMo session as user/assistant turns, each assistant turn made long (and each user
+    turn a request, if asked)."""
     a, b = speakers(sample)
     out = []
     for t in turns:
@@ -111,6 +152,8 @@ def convert(sample: dict[str, Any], number: int, turns: list[dict[str, Any]], st
             want = rng.randint(*ANSWER_WORDS) - len(text.split())
             if want > 0:
                 text = f"{text}\n\n{' '.join(filler.words(want))}"
+        elif requests:
+            text = as_request(text, f"{locomo_data.user_id(sample)}.{t['dia_id']}")
         out.append(Turn(f"{prefix}{t['dia_id']}", role, text))
     sid = f"{prefix or locomo_data.user_id(sample) + '.'}session-{number}"
     return Session(sid, start, tuple(out))
@@ -126,13 +169,14 @@ def dated_sessions(sample: dict[str, Any]) -> list[tuple[int, list[dict[str, Any
     return out
 
 
-def build_user(samples: list[dict[str, Any]], index: int) -> list[Session]:
+def build_user(samples: list[dict[str, Any]], index: int, requests: bool = False) -> list[Session]:
     """One sample's haystack: its own sessions plus distractors, in date order."""
     rng = random.Random(SEED * 1000 + index)
     filler = Filler(filler_pool(samples, index))
     sample = samples[index]
     own = dated_sessions(sample)
-    out = [convert(sample, n, turns, start, filler, rng) for n, turns, start in own]
+    out = [convert(sample, n, turns, start, filler, rng, requests=requests)
+           for n, turns, start in own]
     first, last = min(s for *_, s in own), max(s for *_, s in own)
     others = [(j, n, turns) for j, other in enumerate(samples) if j != index
               for n, turns, _ in dated_sessions(other)]
@@ -142,7 +186,7 @@ def build_user(samples: list[dict[str, Any]], index: int) -> list[Session]:
         start = start.replace(hour=rng.randint(8, 21), minute=rng.randint(0, 59), second=0,
                               microsecond=0)
         prefix = f"{locomo_data.user_id(samples[j])}."
-        out.append(convert(samples[j], n, turns, start, filler, rng, prefix))
+        out.append(convert(samples[j], n, turns, start, filler, rng, prefix, requests))
     return sorted(out, key=lambda s: (s.start, s.id))
 
 
@@ -159,9 +203,10 @@ def to_nemori(sessions: list[Session]) -> dict[str, Any]:
     return {"conversations": convs}
 
 
-def build_users(samples: list[dict[str, Any]], chosen: list[int]) -> dict[str, list[Session]]:
-    """Each chosen sample's haystack, by user id."""
-    return {user_id(samples[i]): build_user(samples, i) for i in chosen}
+def build_users(samples: list[dict[str, Any]], chosen: list[int],
+                requests: bool = False) -> dict[str, list[Session]]:
+    """Each chosen sample's haystack, by user id (every user turn a request, if asked)."""
+    return {user_id(samples[i]): build_user(samples, i, requests) for i in chosen}
 
 
 def write_nemori_files(folder: Path, users: dict[str, list[Session]]) -> dict[str, Path]:

@@ -98,3 +98,35 @@ def test_the_preference_questions_cover_every_sample_and_name_their_evidence_tur
     for q in items:
         assert q["evidence"] and all(re.fullmatch(r"D\d+:\d+", e) for e in q["evidence"])
         assert q["question"].strip() and q["note"]
+
+
+def test_a_user_turn_said_as_a_request_keeps_its_id_and_whole_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(haystack_data, "SESSIONS", 6)
+    samples = [sample(0, "Rosa", "Ivo", 3), sample(1, "Tom", "Ada", 4), sample(2, "Li", "Max", 4)]
+    plain = haystack_data.build_user(samples, 0)
+    asked = haystack_data.build_user(samples, 0, requests=True)
+    assert asked == haystack_data.build_user(samples, 0, requests=True)  # deterministic
+    assert [(s.id, s.start) for s in asked] == [(s.id, s.start) for s in plain]
+    pool = haystack_data.request_pool()
+    for before, after in zip(plain, asked, strict=True):
+        for t, r in zip(before.turns, after.turns, strict=True):
+            assert (r.id, r.role) == (t.id, t.role)
+            if t.role == "assistant":
+                assert r.text == t.text
+                continue
+            head, found, tail = r.text.partition(t.text)
+            said = f"{head}{tail}".strip()
+            assert found and said  # the text whole, something said round it
+            assert any(x in said for x in pool["openings"] + pool["closings"])
+
+
+def test_the_request_pool_is_large_and_names_no_one() -> None:
+    pool = haystack_data.request_pool()
+    assert len(pool["openings"]) + len(pool["closings"]) >= 150
+    names = {"Rosa", "Ivo", "Caroline", "Melanie", "Jon", "Gina", "John", "Maria", "Joanna",
+             "Nate", "Tim", "Audrey", "Andrew", "James", "Deborah", "Jolene", "Evan", "Sam",
+             "Calvin", "Dave"}
+    words = {w.strip("?,.!'") for x in pool["openings"] + pool["closings"] for w in x.split()}
+    assert not words & names
