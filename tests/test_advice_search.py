@@ -98,8 +98,8 @@ def test_asking_what_the_assistant_recommended_is_not_a_request_for_advice(
 def test_asking_what_the_assistant_recommended_finds_the_answer_that_said_it(
     tmp_path: Path,
 ) -> None:
-    """The advice rule would rank the sessions by the user's own Kyoto stories (out of the
-    first five); the answer that recommended a place is what the question asks for."""
+    """The advice rule would rank the sessions by the user's own Kyoto stories (s0 then falls
+    out of the first ten); the answer that recommended a place is what the question asks for."""
     itinerary = (
         "Day one: the Fushimi Inari gates early in the morning, then Nishiki market. For the "
         "nights in Kyoto, I would recommend Hiiragiya, a traditional ryokan with a kaiseki "
@@ -115,7 +115,7 @@ def test_asking_what_the_assistant_recommended_finds_the_answer_that_said_it(
             ("assistant", UNRELATED), ("user", ASKS[n % len(ASKS)]), ("assistant", UNRELATED),
         ]))
     mem = ingested(tmp_path, convs)
-    hits = mem.search("Can you remind me which place to stay in Kyoto you recommended?", k=3)
+    hits = mem.search("Can you remind me which place to stay in Kyoto you recommended?", k=5)
     assert "s0" in [h.conversation_id for h in hits]
 
 
