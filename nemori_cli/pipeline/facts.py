@@ -15,7 +15,7 @@ from nemori_cli.pipeline.clauses import (
     without_addressee,
 )
 from nemori_cli.pipeline.dates import replace_dates
-from nemori_cli.pipeline.requests import self_statements
+from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
     normalise_quotes,
@@ -25,7 +25,7 @@ from nemori_cli.pipeline.rewrite import (
     to_third_person,
     word_set,
 )
-from nemori_cli.pipeline.slang import plain_words
+from nemori_cli.pipeline.slang import plain_words, with_apostrophes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,12 +97,21 @@ _EXPERIENCE = re.compile(
     r"|on \d{1,2} \w+ \d{4}|in \d{4})\b",
     re.IGNORECASE,
 )
-_RELATIONS = re.compile(
-    r"\bmy (?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
+_KIN = (
+    r"(?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
     r"|father|parents|son|daughter|kids|children|family|grandma|grandmother|grandpa"
-    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten)s?\b",
+    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten)"
+)
+_RELATIONS = re.compile(
+    rf"\bmy {_KIN}s?\b|\b(?:i|we) have (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"
+    r"(?:s|ren)?\b",
     re.IGNORECASE,
 )
+MAX_SHORT_WORDS = 5
+_OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
+# "I love that idea", "I like this one": a reaction to what was just said, not a taste
+_REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)\b",
+                       re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -130,11 +139,24 @@ def qualifies(sentence: str) -> bool:
     """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
     if not sentence or sentence.rstrip(" \"')").endswith("?") or not SPEAKER.search(sentence):
         return False
-    if len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS:
+    short = len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS
+    if short and not short_but_personal(sentence):
         return False
     if _NO_FACT.match(sentence):
         return False
     return not SECOND_PERSON.search(sentence)
+
+
+def short_but_personal(sentence: str) -> bool:
+    """A short sentence whose subject is the speaker's life: "I'm vegetarian.", "My daughter
+    is 5.", "I hate cilantro." (not "I love that idea", nor "One of my favorites")."""
+    return (
+        len(sentence.split()) <= MAX_SHORT_WORDS
+        and bool(_OWN_START.match(sentence))
+        and bool(_PROFILE.search(sentence) or _RELATIONS.search(sentence))
+        and bool(content_words(sentence))
+        and not _REACTION.match(sentence)
+    )
 
 
 def salience(sentence: str, category: str) -> float:
@@ -172,9 +194,11 @@ def statements(
     if not is_human(message):
         return []
     found: list[Statement] = []
-    sentences = attach_dangling(split_sentences(message.content))
-    clauses = [c for s in sentences for c in self_statements(s, to_assistant)]
-    for raw in clauses:
+    asked: list[bool] = []  # what the user asks for ("I'm looking for ..."), not says of self
+    sentences = attach_dangling(split_sentences(with_apostrophes(message.content)))
+    clauses = [(c, sought(s) is not None) for s in sentences
+               for c in self_statements(s, to_assistant)]
+    for raw, wish in clauses:
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
         sentence = restore_subject(without_addressee(sentence))
@@ -191,7 +215,10 @@ def statements(
         if text[-1:] not in {".", "\""}:
             text += "."
         found.append(Statement(text[:1].upper() + text[1:], category, confidence, score, undated))
-    best = set(sorted(range(len(found)), key=lambda i: -found[i].salience)[:MAX_PER_MESSAGE])
+        asked.append(wish)
+    # a request says less of its speaker than a statement does: it takes a place left over
+    order = sorted(range(len(found)), key=lambda i: (asked[i], -found[i].salience))
+    best = set(order[:MAX_PER_MESSAGE])
     return [st for i, st in enumerate(found) if i in best]
 
 

@@ -67,7 +67,7 @@ _NOT_SOUGHT = re.compile(
     r"words?|synonyms?|captions?|slogans?|taglines?|subject lines?|phrases?|headlines?|ways? to"
     r"|improvements?|changes?|edits?|fix(?:es)?|corrections?|alternatives? (?:to|for) "
     r"(?:this|that|it)|how|what|where|when|why|which|whether|if)\b"
-    r"|\b(?:this|these|those|it|you|your|above|below)\b"
+    r"|\b(?:this|these|those|it|you|your|above|below|next steps?|the topic)\b|\blearn more$"
     r"|\b(?:to|on|of|for|in|with|about) that\b|^that\b",
     re.IGNORECASE,
 )

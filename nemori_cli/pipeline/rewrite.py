@@ -10,8 +10,15 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_ABBREVIATIONS = ("mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "approx", "no", "jr")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\n+\s*")
+_ABBREVIATIONS = ("mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "approx", "no", "jr",
+                  "a.m", "p.m", "u.s", "u.k")
+# end punctuation, then a new sentence; casual typing starts it in lower case ("it was
+# closed. so i left"), but an ellipsis then lower case goes on ("stuff... but the worst");
+# a bracketed note ("[shared a photo: ...]") ends one too
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[^.…][.!?])[\"')\]]*\s+(?=[a-z])"
+    r"|(?<=\])\s+(?=[\"'(]?[A-Z])|\s*\n+\s*"
+)
 _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"

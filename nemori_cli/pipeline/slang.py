@@ -78,3 +78,23 @@ def plain_words(sentence: str) -> str:
     text = _SHORT.sub(_plain, text)
     text = _ASIDES.sub("", text).strip()
     return re.sub(r"^[\s,;:-]+", "", text)
+
+
+# typed without the apostrophe or the capital: "im vegetarian", "i dont eat meat"; only forms
+# that are seldom another word ("ill", "id", "its", "wont", "hes" are words, and stay)
+APOSTROPHES = {
+    "i": "I", "im": "I'm", "ive": "I've", "dont": "don't", "didnt": "didn't",
+    "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't",
+    "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "couldnt": "couldn't",
+    "wouldnt": "wouldn't", "shouldnt": "shouldn't", "whats": "what's", "thats": "that's",
+    "theres": "there's", "youre": "you're", "theyre": "they're", "cant": "can't",
+}
+_BARE = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(APOSTROPHES, key=len, reverse=True))
+                   + r")(?![\w'’-]|\.\w)")  # not the "i" of "i.e."
+
+
+def with_apostrophes(text: str) -> str:
+    """Restore the apostrophes and the capital I of casual typing: "im sure i cant" -> "I'm
+    sure I can't" (only lower-case forms; "IM" or "Id" are left alone)."""
+    return _BARE.sub(lambda m: APOSTROPHES[m.group(0)], text)
+

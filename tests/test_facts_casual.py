@@ -1,0 +1,76 @@
+"""Offline facts from the way people type to an assistant: short, lower case, with photos."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import statements
+from nemori_cli.pipeline.rewrite import split_sentences
+from nemori_cli.pipeline.slang import with_apostrophes
+
+
+def facts_of(text: str) -> list[str]:
+    message = Message(id="m", role="user", content=text)
+    return [s.content for s in statements(message, to_assistant=True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm vegetarian.", "The user is vegetarian."),
+        ("I am vegan.", "The user is vegan."),
+        ("I'm a nurse.", "The user is a nurse."),
+        ("I hate cilantro.", "The user hates cilantro."),
+        ("My daughter is 5.", "The user's daughter is 5."),
+        ("I have two kids.", "The user has two kids."),
+    ],
+)
+def test_a_short_statement_about_the_users_life_is_a_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    "text", ["I love that idea!", "One of my favorites!", "I like this one.", "I'm so excited!"]
+)
+def test_a_short_reaction_is_no_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_lower_case_typing_gives_the_same_facts() -> None:
+    said = "i moved to berlin last year. im vegetarian btw. what's a good lentil recipe?"
+    assert facts_of(said) == facts_of(
+        "I moved to berlin last year. I'm vegetarian btw. What's a good lentil recipe?"
+    )
+    assert "The user is vegetarian." in facts_of(said)
+    assert with_apostrophes("i dont know if ive got time, its late, i.e. Im off") == (
+        "I don't know if I've got time, its late, i.e. Im off"  # "its" is a word of its own
+    )
+
+
+def test_what_the_user_asks_for_yields_its_place_to_what_they_say_of_themself() -> None:
+    said = ("I moved to Berlin last year. My sister lives in Munich. "
+            "Can you suggest a weekend trip between the two cities?")
+    assert facts_of(said) == [
+        "The user moved to Berlin last year.", "The user's sister lives in Munich."
+    ]
+    assert facts_of("Can you suggest a vegetarian restaurant near the office?") == [
+        "The user is looking for a vegetarian restaurant near the office."
+    ]
+
+
+def test_a_photo_ends_the_sentence_before_it() -> None:
+    said = "I just finished my first screenplay [shared a photo: a notebook] What should I do?"
+    assert split_sentences(said) == [
+        "I just finished my first screenplay [shared a photo: a notebook]", "What should I do?"
+    ]
+    assert facts_of(said) == ["The user just finished the user's first screenplay."]
+
+
+def test_a_lower_case_sentence_starts_after_a_full_stop_but_not_after_an_ellipsis() -> None:
+    assert split_sentences("the shop was closed. so i went home") == [
+        "the shop was closed.", "so i went home"
+    ]
+    trailing = "I faced all kinds of hurdles... but the worst was self-doubt."
+    assert split_sentences(trailing) == [trailing]
+    assert split_sentences("I land at 5 p.m. on Friday.") == ["I land at 5 p.m. on Friday."]
