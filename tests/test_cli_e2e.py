@@ -242,3 +242,47 @@ def test_a_run_builds_only_its_command_and_that_command_is_the_whole_apps() -> N
     assert command_of(args, GLOBAL_OPTIONS) == "search"
     assert command_of(["--data-dir=D", "facts", "list"], GLOBAL_OPTIONS) == "facts"
     assert command_of(["--data-dir", "D", "--help"], GLOBAL_OPTIONS) is None
+
+
+def test_help_reads_as_before_without_loading_markdown_or_tracebacks() -> None:
+    """`nemori --help` defers rich's markdown and traceback modules, and prints the same help."""
+    probe = (
+        "import sys\n"
+        "from nemori_cli.cli.launch import run\n"
+        "try:\n    run(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code\n"
+        "loaded = [m for m in ('markdown_it', 'pygments') if m in sys.modules]\n"
+        "sys.stderr.write('LOADED=' + ','.join(loaded))\n"
+    )
+    env = {**_clean_env(), "COLUMNS": "80", "NO_COLOR": "1"}
+    deferred = subprocess.run(
+        [sys.executable, "-c", probe, "--help"], capture_output=True, text=True, env=env
+    )
+    assert deferred.stderr.rsplit("LOADED=", 1)[1] == ""
+    whole = subprocess.run(
+        [sys.executable, "-m", "nemori_cli.cli.app", "--help"], capture_output=True, text=True,
+        env=env,
+    )
+    assert deferred.stdout == whole.stdout and "Commands" in whole.stdout
+
+
+def test_a_deferred_rich_module_is_the_real_one_once_used() -> None:
+    """Code that uses rich.markdown or rich.traceback after the deferral gets the real thing."""
+    probe = (
+        "import sys\n"
+        "from nemori_cli.cli.deferred import defer_rich_extras\n"
+        "defer_rich_extras()\n"
+        "from rich.markdown import Markdown\n"
+        "assert 'markdown_it' not in sys.modules\n"
+        "from rich.console import Console\n"
+        "console = Console(width=40, no_color=True)\n"
+        "console.print(Markdown('# Title\\n\\n- *one* item'))\n"
+        "import rich.traceback\n"
+        "assert callable(rich.traceback.install)\n"
+        "try:\n    1 / 0\nexcept ZeroDivisionError:\n    console.print_exception()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=_clean_env()
+    )
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "Title" in done.stdout and "• one item" in done.stdout
+    assert "ZeroDivisionError" in done.stdout

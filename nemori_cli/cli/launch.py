@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from nemori_cli.cli.argv import GLOBAL_OPTIONS, command_at, hoist
+from nemori_cli.cli.deferred import defer_rich_extras
 from nemori_cli.config import is_local_model
 
 HELPED = ("search", "ask")  # the commands that embed a query first thing
@@ -52,6 +53,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         from nemori_cli.native_memory import limit_arenas
 
         limit_arenas()  # before the model's and Chroma's threads start
+    defer_rich_extras()  # before typer is imported
     from nemori_cli.cli.app import main
 
     try:
