@@ -1,7 +1,5 @@
 """Maintenance commands: backfill, reindex, stats, formats, config."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

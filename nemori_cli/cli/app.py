@@ -1,7 +1,5 @@
 """The nemori command: global options, command groups, and one-line errors with exit codes."""
 
-from __future__ import annotations
-
 import os
 import sys
 from pathlib import Path
@@ -82,8 +80,10 @@ def root(
 def build(command: str | None = None) -> typer.Typer:
     """The nemori app: every command, or only the module of the one being run.
 
-    Typer reads the signature of every command it holds at each start (18-21 ms for all of
-    them, 5-7 for one), so a run holds only the command it runs; help and completion get them all.
+    Typer reads the signature of every command it holds at each start, so a run holds only the
+    command it runs; help and completion get them all. The command modules do not postpone
+    their annotations (no `from __future__ import annotations`): typer would compile and
+    evaluate each one as a string at every start (40 ms of `nemori --help`, 6 ms without).
     """
     built = typer.Typer(**APP_SETTINGS)
     built.callback()(root)

@@ -1,7 +1,5 @@
 """`nemori ask`: answer a question from memory, citing the memories used."""
 
-from __future__ import annotations
-
 import sys
 from typing import Annotated, Any
 

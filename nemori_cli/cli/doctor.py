@@ -1,7 +1,5 @@
 """`nemori doctor`: check the store, and repair it with --repair."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -39,7 +37,7 @@ def _say(text: str) -> None:
     render.out.print(text, markup=False, soft_wrap=True)
 
 
-def _show(reports: list[UserReport], remaining: int, repair: bool) -> None:
+def _show(reports: "list[UserReport]", remaining: int, repair: bool) -> None:
     for r in reports:
         who = "data dir" if r.user == "*" else f"user {r.user}"
         for line in r.repaired:

@@ -1,7 +1,5 @@
 """`nemori episodes`: list, show and delete episodes."""
 
-from __future__ import annotations
-
 from collections import Counter
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """`nemori export`: write a user's whole store as JSONL, JSON or markdown."""
 
-from __future__ import annotations
-
 import contextlib
 import os
 import sys

@@ -1,7 +1,5 @@
 """`nemori facts`: list, show and delete semantic facts."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

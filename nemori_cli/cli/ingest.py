@@ -1,7 +1,5 @@
 """`nemori ingest`: import chat files into memory."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

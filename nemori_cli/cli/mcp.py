@@ -1,7 +1,5 @@
 """`nemori mcp`: serve the memory to MCP clients (Claude, Cursor, VS Code) over stdio."""
 
-from __future__ import annotations
-
 import typer
 
 from nemori_cli.cli import context

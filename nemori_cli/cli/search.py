@@ -1,17 +1,13 @@
 """`nemori search`: hybrid search over episodes and facts."""
 
-from __future__ import annotations
-
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.errors import UsageError
-
-if TYPE_CHECKING:
-    from nemori_cli.models import SearchHit
+from nemori_cli.models import SearchHit
 
 DATES_HELP = "2024-10-17 (the whole day), 2024-06, 2024, 'yesterday', '3 weeks ago', 'last March'"
 

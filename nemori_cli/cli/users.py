@@ -1,7 +1,5 @@
 """`nemori users`: list and delete users."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
