@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -50,6 +51,18 @@ def _nemori_bin() -> list[str]:
     """The installed console script when there is one (what users run), else python -m."""
     script = Path(PY).with_name("nemori")
     return [str(script)] if script.exists() else NEMORI
+
+
+def _cpu() -> str:
+    """The CPU's model name (Linux), which the local model's speed depends on."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "CPU unknown"
+    names = re.findall(r"^model name\s*:\s*(.+)$", info, re.MULTILINE)
+    flags = re.search(r"^flags\s*:(.*)$", info, re.MULTILINE)
+    vnni = " with" if flags and "vnni" in flags.group(1) else " without"
+    return (names[0].strip() if names else "CPU") + vnni + " VNNI"
 
 
 def _wall(cmd: list[str], *, env: dict[str, str] | None = None) -> float:
@@ -134,7 +147,7 @@ class Report:
             "## Performance (bench/perf.py)",
             "",
             f"Command: `{command}`  ",
-            f"Machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+            f"Machine: {_cpu()}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
             f"{self.load_at_start} at the start, {_load()} at the end (other processes share "
             "the machine: figures taken under load are slower than on an idle one)",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -193,12 +193,9 @@ def statements(
     """The facts one human message states about its speaker (none for other roles)."""
     if not is_human(message):
         return []
-    found: list[Statement] = []
-    asked: list[bool] = []  # what the user asks for ("I'm looking for ..."), not says of self
+    found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
     sentences = attach_dangling(split_sentences(with_apostrophes(message.content)))
-    clauses = [(c, sought(s) is not None) for s in sentences
-               for c in self_statements(s, to_assistant)]
-    for raw, wish in clauses:
+    for raw, wish in clauses_of(sentences, to_assistant):
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
         sentence = restore_subject(without_addressee(sentence))
@@ -214,12 +211,20 @@ def statements(
         text = re.sub(r"!+$", ".", text)
         if text[-1:] not in {".", "\""}:
             text += "."
-        found.append(Statement(text[:1].upper() + text[1:], category, confidence, score, undated))
-        asked.append(wish)
+        fact = Statement(text[:1].upper() + text[1:], category, confidence, score, undated)
+        found.append((wish, fact))
     # a request says less of its speaker than a statement does: it takes a place left over
-    order = sorted(range(len(found)), key=lambda i: (asked[i], -found[i].salience))
+    order = sorted(range(len(found)), key=lambda i: (found[i][0], -found[i][1].salience))
     best = set(order[:MAX_PER_MESSAGE])
-    return [st for i, st in enumerate(found) if i in best]
+    return [st for i, (_, st) in enumerate(found) if i in best]
+
+
+def clauses_of(sentences: list[str], to_assistant: bool) -> Iterator[tuple[str, bool]]:
+    """Each clause that speaks of its speaker, and whether its sentence asks for something."""
+    for sentence in sentences:
+        wish = sought(sentence) is not None  # what the user asks for ("I'm looking for ...")
+        for clause in self_statements(sentence, to_assistant):
+            yield clause, wish
 
 
 def normalise(content: str) -> str:
