@@ -2,12 +2,17 @@
 
     python bench/locomo_facts.py --samples 0,1,2,3,4              # R/P at 0.65/0.75/0.85
     python bench/locomo_facts.py --samples 0,1,2,3,4 --misses 40 --extra 40
+    python bench/locomo_facts.py --dates resolved    # how a fact's relative dates are written
 
 The samples are ingested once through Memory (offline) into --store; each run then extracts
 the facts again from the stored episodes with the code as it is now, folds duplicates as an
 ingest does (cosine >= dedup_threshold, nothing stored before), and scores them as
 bench/locomo.py's "Fact extraction" table does. --misses prints gold facts no fact matches at
-0.75 (with the nearest fact), --extra facts that match no gold fact. Tune on samples 0-4 only.
+0.75 (with the nearest fact), --extra facts that match no gold fact. --dates writes a fact's
+relative dates otherwise than nemori does (`split`: taken out into its `when`): `resolved` in
+the sentence ("on 7 May 2023", as before issue 17's seventeenth round), `as-said` left as
+they were ("yesterday"); --shown scores the text a person reads (the statement and its time).
+Tune on samples 0-4 only.
 """
 
 from __future__ import annotations
@@ -40,6 +45,17 @@ def ingest(store: Path, data: str, chosen: list[int]) -> None:
     (store / "complete").write_text(",".join(map(str, chosen)) + "\n")
 
 
+def write_dates(how: str) -> None:
+    """Make the fact rules write relative dates as `how` says (see the module's docstring)."""
+    from nemori_cli.pipeline import dates, facts
+
+    facts.split_dates = {  # type: ignore[assignment]
+        "split": dates.split_dates,
+        "resolved": lambda text, when: (dates.replace_dates(text, when), None),
+        "as-said": lambda text, when: (text, None),
+    }[how]
+
+
 def extract(memory: Any, user: str) -> list[Any]:
     """The user's offline facts made again from their stored episodes, duplicates folded."""
     import numpy as np
@@ -69,7 +85,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--store", default="/tmp/nemori-locomo-facts", help="ingested store")
     p.add_argument("--misses", type=int, default=0, help="print this many missed gold facts")
     p.add_argument("--extra", type=int, default=0, help="print this many unmatched facts")
+    p.add_argument("--dates", choices=("split", "resolved", "as-said"), default="split",
+                   help="how a fact's relative dates are written")
+    p.add_argument("--shown", action="store_true", help="score the statement with its time")
     args = p.parse_args(argv)
+    write_dates(args.dates)
     chosen = [int(s) for s in args.samples.split(",")]
     store = Path(args.store) / args.samples.replace(",", "-")
     ingest(store, args.data, chosen)
@@ -79,7 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     parts, missed, unmatched = [], [], []
     for i in chosen:
         gold = ev.gold_facts(samples[i])
-        texts = [f.content for f in extract(memory, locomo_data.user_id(samples[i]))]
+        made = extract(memory, locomo_data.user_id(samples[i]))
+        texts = [f.dated_content if args.shown else f.content for f in made]
         gold_vecs = np.asarray(reference.embed(gold))
         vecs = np.asarray(reference.embed(texts)) if texts else np.zeros((0, 1))
         parts.append(ev.fact_match(gold_vecs, vecs))

@@ -191,6 +191,14 @@ class Fact:
     extractor: str
     superseded_by: str | None = None
     subject: str | None = None  # who the fact is about (speaker name), when known
+    # when what it tells happened, as resolved from what was said ("7 May 2023", "the week
+    # before 8 May 2023"): beside the statement, as a time is beside an event in a diary
+    when: str | None = None
+
+    @property
+    def dated_content(self) -> str:
+        """The statement with its time, as a person reads it."""
+        return with_time(self.content, self.when)
 
     def to_dict(self) -> dict[str, Any]:
         # the sources before the content: a line torn in the middle (a crash, a bad disk)
@@ -206,6 +214,7 @@ class Fact:
             "confidence": self.confidence,
             "created_at": to_iso(self.created_at),
             "valid_from": to_iso(self.valid_from),
+            "when": self.when,
             "superseded_by": self.superseded_by,
             "extractor": self.extractor,
         }
@@ -223,6 +232,7 @@ class Fact:
             confidence=float(d.get("confidence", 1.0)),
             created_at=from_iso(d.get("created_at")) or utcnow(),
             valid_from=from_iso(d.get("valid_from")),
+            when=d.get("when"),
             superseded_by=d.get("superseded_by"),
             extractor=d.get("extractor") or "offline",
         )
@@ -273,6 +283,15 @@ class SearchHit:
         else:
             d["category"] = self.category
         return d
+
+
+def with_time(statement: str, when: str | None) -> str:
+    """A statement with the time it tells of: "X went hiking (7 May 2023)." """
+    if not when:
+        return statement
+    body = statement.rstrip()
+    end = body[-1:] if body[-1:] in {".", "!", "?"} else ""
+    return f"{body[: len(body) - len(end)]} ({when}){end or '.'}"
 
 
 def _union(a: Sequence[str], b: Sequence[str]) -> tuple[str, ...]:

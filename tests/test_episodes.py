@@ -11,7 +11,7 @@ import pytest
 
 from nemori_cli.config import Settings
 from nemori_cli.models import Conversation, Message, stable_id
-from nemori_cli.pipeline.dates import annotate_dates, replace_dates
+from nemori_cli.pipeline.dates import annotate_dates, replace_dates, split_dates
 from nemori_cli.pipeline.episodes import build_episode, trim_phrase
 from nemori_cli.pipeline.offline import OfflineExtractor
 
@@ -207,3 +207,25 @@ def test_relative_dates_need_a_reference_time() -> None:
 
 def test_last_month_in_january_is_december_of_the_year_before() -> None:
     assert replace_dates("I moved last month.", date(2026, 1, 15)) == "I moved in December 2025."
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [
+        ("Jo went to a pottery class yesterday and loved it.",
+         ("Jo went to a pottery class and loved it.", "7 May 2023")),
+        ("Last week, Jo finished a half marathon in Berlin.",
+         ("Jo finished a half marathon in Berlin.", "the week before 8 May 2023")),
+        ("Jo painted that lake last month, in the rain.",
+         ("Jo painted that lake, in the rain.", "April 2023")),
+        # the sentence needs its date: resolved in place, no time beside it
+        ("Jo has lived in Lisbon since last year.", ("Jo has lived in Lisbon since 2022.", None)),
+        ("Last year was hard for Jo.", ("2022 was hard for Jo.", None)),
+        ("Yesterday Jo ran.", ("On 7 May 2023 Jo ran.", None)),  # too little left without it
+        ("No dates here.", ("No dates here.", None)),
+    ],
+)
+def test_a_statement_and_the_time_it_tells_of(text: str, split: tuple[str, str | None]) -> None:
+    """A fact's statement leaves its relative dates out; what they resolve to goes beside it."""
+    assert split_dates(text, MAY8) == split
+    assert split_dates(text, None) == (text, None)

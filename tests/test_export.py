@@ -93,7 +93,7 @@ def test_markdown_export_is_readable(source: Path, capsys: pytest.CaptureFixture
         assert f"### {ep.title}" in out
         assert ep.messages[0].content.splitlines()[0] in out
     for fact in mem.facts():
-        assert fact.content in out and fact.id in out
+        assert fact.dated_content in out and fact.id in out
     assert "{" not in out.splitlines()[0]
 
 

@@ -147,7 +147,7 @@ def test_a_damaged_saved_order_is_read_again_from_the_file(memory: Memory) -> No
         assert memory.fact_listing() == listing_by_records(memory)
 
 
-def test_a_line_written_before_the_sources_came_first_is_listed_as_stored() -> None:
+def test_a_line_written_before_facts_had_their_time_is_listed_as_today() -> None:
     from nemori_cli.ops.fact_order import EARLIER_KEYS, LISTED_KEYS, as_listed, is_listed
 
     now = Fact(id="f1", user_id="me", content="The user hikes.", category="experience",
@@ -155,5 +155,8 @@ def test_a_line_written_before_the_sources_came_first_is_listed_as_stored() -> N
                confidence=0.8, created_at=datetime(2025, 1, 2, tzinfo=UTC), valid_from=None,
                extractor="offline").to_dict()
     assert list(now) == LISTED_KEYS and is_listed(now)
-    earlier = {k: now[k] for k in EARLIER_KEYS}
-    assert is_listed(earlier) and as_listed(earlier) == now
+    before_when = [k for k in LISTED_KEYS if k != "when"]
+    for keys in (EARLIER_KEYS, before_when):  # before the sources came first, and after
+        earlier = {k: now[k] for k in keys}
+        assert not is_listed(earlier) and as_listed(earlier) == now
+        assert list(as_listed(earlier)) == LISTED_KEYS

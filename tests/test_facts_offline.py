@@ -12,9 +12,23 @@ import pytest
 from nemori_cli.config import Settings
 from nemori_cli.embed import LocalEmbedder
 from nemori_cli.importers.source import open_source
-from nemori_cli.models import Conversation, Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.models import (
+    Conversation,
+    Episode,
+    Fact,
+    Message,
+    stable_id,
+    utcnow,
+    with_time,
+)
 from nemori_cli.pipeline.base import Usage
-from nemori_cli.pipeline.facts import fact_id, fold_duplicates, normalise, statements
+from nemori_cli.pipeline.facts import (
+    episode_facts,
+    fact_id,
+    fold_duplicates,
+    normalise,
+    statements,
+)
 from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.pipeline.rewrite import split_sentences, to_third_person
 
@@ -26,7 +40,7 @@ MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 def said(content: str, name: str | None = None, role: str = "user") -> list[str]:
     """The fact texts one message yields."""
     message = Message(id="m1", role=role, content=content, name=name, timestamp=MAY8)
-    return [s.content for s in statements(message)]
+    return [with_time(s.content, s.when) for s in statements(message)]
 
 
 def episode_of(*messages: Message, user: str = "u1") -> Episode:
@@ -74,11 +88,11 @@ def local() -> LocalEmbedder:
         ("I'll start my new job at Kontor in November.", "Mel",
          "Mel will start Mel's new job at Kontor in November."),
         ("I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline",
-         "Caroline went to a LGBTQ support group on 7 May 2023 and it was powerful."),
+         "Caroline went to a LGBTQ support group and it was powerful (7 May 2023)."),
         ("Last week I finally finished my first marathon in Berlin.", "Jon",
-         "In the week before 8 May 2023 Jon finally finished Jon's first marathon in Berlin."),
+         "Jon finally finished Jon's first marathon in Berlin (the week before 8 May 2023)."),
         ("Took a short trip to Rome last month to clear my mind.", "Jon",
-         "Jon took a short trip to Rome in April 2023 to clear Jon's mind."),
+         "Jon took a short trip to Rome to clear Jon's mind (April 2023)."),
         ("Hey Mel! Yeah, I started a pottery class at the community center.", "Caroline",
          "Caroline started a pottery class at the community center."),
     ],
@@ -99,12 +113,12 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         ("On another note, I just adopted a pup from a shelter!", "Maria",
          ["Maria just adopted a pup from a shelter."]),
         ("Last week I retook the driving test, and I feel ready for the road.", "John",
-         ["In the week before 8 May 2023 John retook the driving test, and John feels ready for "
-          "the road."]),
+         ["John retook the driving test, and John feels ready for the road (the week before "
+          "8 May 2023)."]),
         ("I gotta finish my thesis on coral reefs by June.", "Jo",
          ["Jo has to finish Jo's thesis on coral reefs by June."]),
         ("I completely rebuilt my garden shed this spring.", "Jo",
-         ["Jo completely rebuilt Jo's garden shed in spring 2023."]),
+         ["Jo completely rebuilt Jo's garden shed (spring 2023)."]),
         ("We both love hiking in the Alps with our dogs.", "Nate",
          ["Nate loves hiking in the Alps with Nate's dogs."]),
         ("My brother and I both love hiking in the Alps.", "Nate",
@@ -117,7 +131,7 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
          ["Jon was so tired after the marathon that Jon slept all day."]),
         # the part said to the listener goes, the speaker's own clause stays
         ("I also made a dairy-free chocolate cake last week, maybe you would like that!", "Nate",
-         ["Nate also made a dairy-free chocolate cake in the week before 8 May 2023."]),
+         ["Nate also made a dairy-free chocolate cake (the week before 8 May 2023)."]),
         ("Just a heads up for you - I took a creative writing class recently.", "Maria",
          ["Maria took a creative writing class recently."]),
         ("Mixed emotions are rough, but I have faith in you!", "Nate", []),
@@ -329,7 +343,8 @@ def test_a_move_supersedes_the_old_residence() -> None:
                 timestamp=MAY8)
     result = extractor().extract(episode_of(m), [old, job, sister])
     (new,) = result.facts
-    assert new.content == "The user moved from Berlin to Lisbon in April 2023."
+    assert (new.content, new.when) == ("The user moved from Berlin to Lisbon.", "April 2023")
+    assert new.dated_content == "The user moved from Berlin to Lisbon (April 2023)."
     assert result.superseded == {old.id: new.id}
 
 
@@ -367,3 +382,17 @@ def test_sample_chats_give_the_facts_a_user_would_expect() -> None:
     assert all(len(facts) >= 1 for _, facts in results)
     dated = [c.messages[0].timestamp for c, _ in results]
     assert all(dated) and max(dated) - min(dated) > timedelta(days=180)  # type: ignore[operator]
+
+
+def test_the_same_event_on_two_days_is_two_facts() -> None:
+    """The time a fact tells of is part of what it says: a run yesterday and a run last week."""
+    first = Message(id="m1", role="user", content="I ran a half marathon in Berlin yesterday.",
+                    timestamp=MAY8)
+    later = Message(id="m2", role="user", content="I ran a half marathon in Berlin yesterday.",
+                    timestamp=MAY8 + timedelta(days=30))
+    facts = episode_facts(episode_of(first, later))
+    assert [(f.content, f.when) for f in facts] == [
+        ("The user ran a half marathon in Berlin.", "7 May 2023"),
+        ("The user ran a half marathon in Berlin.", "6 June 2023"),
+    ]
+    assert len({f.id for f in facts}) == 2

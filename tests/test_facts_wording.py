@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from nemori_cli.models import Message
+from nemori_cli.models import Message, with_time
 from nemori_cli.pipeline.facts import statements
 
 MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -15,7 +15,7 @@ MAY8 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 def said(content: str, name: str | None = None) -> list[str]:
     """The fact texts one message yields."""
     message = Message(id="m1", role="user", content=content, name=name, timestamp=MAY8)
-    return [s.content for s in statements(message)]
+    return [with_time(s.content, s.when) for s in statements(message)]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
         ("Actually, I just took my kids to the science museum.", "Melanie",
          "Melanie just took Melanie's kids to the science museum."),
         ("Woah, I won an international gaming tournament yesterday!", "Nate",
-         "Nate won an international gaming tournament on 7 May 2023."),
+         "Nate won an international gaming tournament (7 May 2023)."),
         # a kept clause after the one said to the listener does not open on "so"
         ("Your story inspired me, so I joined a fire-fighting brigade.", "John",
          "John joined a fire-fighting brigade."),

@@ -8,7 +8,7 @@ from nemori_cli.cli import context, render
 from nemori_cli.cli.episodes import plural
 from nemori_cli.cli.search import DATES_HELP
 from nemori_cli.errors import NotFound
-from nemori_cli.models import CATEGORIES
+from nemori_cli.models import CATEGORIES, with_time
 
 app = typer.Typer(help="List, show and delete facts.", no_args_is_help=True)
 
@@ -53,7 +53,8 @@ def list_facts(
                 f["id"],
                 (f["valid_from"] or "")[:10],
                 f["category"],
-                render.short(f["content"], 110) + (" (superseded)" if f["superseded_by"] else ""),
+                render.short(with_time(f["content"], f.get("when")), 110)
+                + (" (superseded)" if f["superseded_by"] else ""),
             )
             for f in facts
         ]
@@ -73,7 +74,7 @@ def show_fact(
         render.print_json(fact.to_dict())
         return
     say = render.say
-    say(fact.content, style="bold")
+    say(fact.dated_content, style="bold")
     when = fact.valid_from.strftime("%Y-%m-%d %H:%M") if fact.valid_from else "undated"
     about = f", about {fact.subject}" if fact.subject else ""
     say(f"{fact.category}{about}, {when}, confidence {fact.confidence:g}, by {fact.extractor}")

@@ -170,7 +170,7 @@ def _markdown_fact(fact: Fact, titles: dict[str, str]) -> str:
     details.append(f"by {fact.extractor}")
     if fact.superseded_by:
         details.append(f"superseded by `{fact.superseded_by}`")
-    return f"- {fact.content.strip()} (`{fact.id}`)\n  - {'; '.join(details)}\n"
+    return f"- {fact.dated_content.strip()} (`{fact.id}`)\n  - {'; '.join(details)}\n"
 
 
 # --- restore -----------------------------------------------------------------------------

@@ -27,9 +27,10 @@ MAGIC = b"nemori-fact-order 2\n"
 CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
 LISTED_KEYS = [
     "id", "user_id", "source_episode_ids", "source_message_ids", "content", "category",
-    "subject", "confidence", "created_at", "valid_from", "superseded_by", "extractor",
+    "subject", "confidence", "created_at", "valid_from", "when", "superseded_by", "extractor",
 ]
-# the order lines were written in before the sources came first: printed as stored too
+# the order lines were written in before a fact had its own time, and before the sources
+# came first: those are listed through as_listed, which adds "when"
 EARLIER_KEYS = [
     "id", "user_id", "content", "category", "subject", "source_episode_ids",
     "source_message_ids", "confidence", "created_at", "valid_from", "superseded_by", "extractor",
@@ -69,6 +70,7 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
         "confidence": float(raw.get("confidence", 1.0)),
         "created_at": canonical(raw["created_at"]) or to_iso(utcnow()),
         "valid_from": canonical(raw["valid_from"]),
+        "when": raw.get("when"),
         "superseded_by": raw.get("superseded_by"),
         "extractor": raw.get("extractor") or "offline",
     }
@@ -77,7 +79,7 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
 def is_listed(raw: dict[str, Any]) -> bool:
     """Whether as_listed(raw) is raw itself, but maybe for the keys' order (a line nemori
     wrote, now or before the sources came first)."""
-    if list(raw) not in (LISTED_KEYS, EARLIER_KEYS):
+    if list(raw) != LISTED_KEYS:
         return False
     created, valid = raw["created_at"], raw["valid_from"]
     return (

@@ -199,6 +199,36 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
     return "".join(out) + text[last:]
 
 
+def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | None]:
+    """The text without its relative dates, and what they resolve to: "I ran yesterday" ->
+    ("I ran", "7 May 2023"). A date the sentence needs ("since last year", "Last year was
+    hard") is replaced in place instead, as replace_dates does, and gives no time.
+    """
+    ref = _ref_date(when)
+    found = _matches(text, ref) if ref is not None else []
+    if not found:
+        return text, None
+    out, last, times = [], 0, []
+    for start, end, phrase, _ in found:
+        before = text[last:start]
+        previous = re.search(r"(\w+)\s*$", before)
+        needed = previous is not None and previous.group(1).lower() in PREPOSITIONS
+        if needed or re.match(r"\s+(?:is|was|has|had|will)\b|'s\b", text[end:]):
+            return replace_dates(text, when), None
+        out.append(re.sub(r"\s*\b(?:on|in|at|during)\s*$", "", before, flags=re.I))
+        times.append(phrase)
+        last = end
+    rest = "".join(out) + text[last:]
+    rest = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", rest))
+    rest = re.sub(r"^[\s,;:–-]+|[\s,;:–-]+$", "", rest)
+    rest = re.sub(r",\s*([.!?])$", r"\1", rest)
+    if len(rest.split()) < 3:  # too little left to stand alone: keep the date in the text
+        return replace_dates(text, when), None
+    if text[:1].isupper():
+        rest = rest[:1].upper() + rest[1:]
+    return rest, "; ".join(dict.fromkeys(times))
+
+
 MONTHS = (
     "january",
     "february",

@@ -7,14 +7,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow
+from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow, with_time
 from nemori_cli.pipeline.clauses import (
     SECOND_PERSON,
     SPEAKER,
     attach_dangling,
     without_addressee,
 )
-from nemori_cli.pipeline.dates import replace_dates
+from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -118,11 +118,12 @@ _REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them
 class Statement:
     """One qualifying sentence and what it says about its speaker."""
 
-    content: str  # third person, dates made absolute
+    content: str  # third person, relative dates taken out (or made absolute where needed)
     category: str
     confidence: float
     salience: float
     undated: str  # third person, relative dates left as said (for titles)
+    when: str | None = None  # what the relative dates resolve to
 
 
 def is_human(message: Message) -> bool:
@@ -207,11 +208,11 @@ def statements(
             continue
         spoken = plain_words(drop_intensifiers(sentence))
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
-        text = replace_dates(undated, message.timestamp)
+        text, when = split_dates(undated, message.timestamp)
         text = re.sub(r"!+$", ".", text)
         if text[-1:] not in {".", "\""}:
             text += "."
-        fact = Statement(text[:1].upper() + text[1:], category, confidence, score, undated)
+        fact = Statement(text[:1].upper() + text[1:], category, confidence, score, undated, when)
         found.append((wish, fact))
     # a request says less of its speaker than a statement does: it takes a place left over
     order = sorted(range(len(found)), key=lambda i: (found[i][0], -found[i][1].salience))
@@ -248,9 +249,10 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
     for message in episode.messages:
         for st in statements(message, names, to_assistant):
             fact = Fact(
-                id=fact_id(episode.user_id, st.content),
+                id=fact_id(episode.user_id, with_time(st.content, st.when)),
                 user_id=episode.user_id,
                 content=st.content,
+                when=st.when,
                 category=st.category,
                 source_episode_ids=(episode.id,),
                 source_message_ids=(message.id,),

@@ -121,7 +121,7 @@ def to_hit(
         kind="fact",
         id=record.id,
         score=score,
-        content=record.content,
+        content=record.dated_content,
         timestamp=record.valid_from,
         conversation_id=first.conversation_id if first else None,
         message_ids=record.source_message_ids,

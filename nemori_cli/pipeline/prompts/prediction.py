@@ -58,7 +58,7 @@ def prediction_messages(episode: Episode, related: Sequence[Fact],
     """Build the predict-then-correct prompt for one episode and the facts related to it."""
     lines = []
     for i, fact in enumerate(related):
-        text = " ".join(fact.content.split())[:MAX_FACT_CHARS]
+        text = " ".join(fact.dated_content.split())[:MAX_FACT_CHARS]
         lines.append(defang(f"[{fact_ref(i)}] ({fact.category}) {text}"))
     known = "<known_facts>\n" + "\n".join(lines) + "\n</known_facts>"
     return [
