@@ -60,13 +60,14 @@ def extract(memory: Any, user: str) -> list[Any]:
     """The user's offline facts made again from their stored episodes, duplicates folded."""
     import numpy as np
 
+    from nemori_cli.indexing import fact_text
     from nemori_cli.pipeline.facts import episode_facts, fold_duplicates
 
     episodes = sorted(memory.episodes(user=user), key=lambda e: (e.timestamp or "", e.id))
     candidates = [f for ep in episodes for f in episode_facts(ep)]
     if not candidates:
         return []
-    vectors = np.asarray(memory.embedder.embed([f.content for f in candidates]))
+    vectors = np.asarray(memory.embedder.embed([fact_text(f) for f in candidates]))
     kept, _, _ = fold_duplicates(
         candidates, vectors, lambda v: [None] * len(v), memory.settings.dedup_threshold
     )

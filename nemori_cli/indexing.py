@@ -38,11 +38,16 @@ class VectorDocs:
     metadatas: list[dict[str, Any]]
 
 
+def fact_text(fact: Fact) -> str:
+    """The text a fact is embedded and indexed by: its statement with its time, as shown."""
+    return fact.dated_content
+
+
 def lexical_text(record: Episode | Fact) -> str:
     """The text BM25 sees for a record."""
     if isinstance(record, Episode):
         return "\n".join([record.title, record.content, *cut_words(record)])
-    return record.content
+    return fact_text(record)
 
 
 def turn_docs(ep: Episode) -> list[tuple[str, str]]:
@@ -190,7 +195,7 @@ def fact_docs(facts: Sequence[Fact], vectors: Any) -> VectorDocs:
     return VectorDocs(
         [f.id for f in facts],
         vectors,
-        [f.content for f in facts],
+        [fact_text(f) for f in facts],
         [fact_metadata(f) for f in facts],
     )
 
@@ -210,7 +215,7 @@ def index_records(
         if kind == "episode":
             docs = episode_docs(chunk, embedder.embed)  # type: ignore[arg-type]
         else:
-            docs = fact_docs(chunk, embedder.embed([r.content for r in chunk]))  # type: ignore[arg-type]
+            docs = fact_docs(chunk, embedder.embed([fact_text(r) for r in chunk]))  # type: ignore[arg-type]
         vectors.upsert(kind, docs.ids, docs.vectors, docs.documents, docs.metadatas)
         release_free_memory()
         if advance is not None:

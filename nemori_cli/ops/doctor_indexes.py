@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nemori_cli.indexing import episode_texts, index_records, turn_docs, turn_episode
+from nemori_cli.indexing import episode_texts, fact_text, index_records, turn_docs, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind
 from nemori_cli.ops.heal import damaged_stores, move_aside_damaged
 from nemori_cli.parts import Parts
@@ -70,7 +70,7 @@ def _expected_docs(kind: Kind, records: Sequence[Episode | Fact]) -> dict[str, d
     out: dict[str, dict[str, str]] = {r.id: {} for r in records}
     if kind == "fact":
         for r in records:
-            out[r.id][r.id] = text_digest(r.content)
+            out[r.id][r.id] = text_digest(fact_text(r))  # type: ignore[arg-type]
         return out
     docs = episode_texts(records)  # type: ignore[arg-type]
     for doc_id, text, meta in zip(docs.ids, docs.documents, docs.metadatas, strict=True):

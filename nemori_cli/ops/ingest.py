@@ -10,7 +10,7 @@ from typing import Any
 
 from nemori_cli.errors import NemoriError
 from nemori_cli.importers import Source, expand_paths, open_source
-from nemori_cli.indexing import episode_docs, fact_docs, index_records
+from nemori_cli.indexing import episode_docs, fact_docs, fact_text, index_records
 from nemori_cli.models import Conversation, Episode, Fact
 from nemori_cli.native_memory import release_free_memory
 from nemori_cli.ops.delete import delete_facts
@@ -281,7 +281,7 @@ class IngestRun:
             return
         parts = self.parts
         candidates = [f for r in results for f in r.facts]
-        vectors = parts.embedder.embed([f.content for f in candidates]) if candidates else None
+        vectors = parts.embedder.embed([fact_text(f) for f in candidates]) if candidates else None
         index = parts.vectors(self.user_id)
         for r in results:
             self.summary.usage = self.summary.usage + r.usage
