@@ -17,6 +17,7 @@ import locomo_round13
 import locomo_round14
 import locomo_round15
 import locomo_round16
+import locomo_round17
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -146,6 +147,8 @@ ROUND3 = [
     *locomo_round15.LINES,
     "",
     *locomo_round16.LINES,
+    "",
+    *locomo_round17.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

@@ -160,3 +160,18 @@ def test_a_line_written_before_facts_had_their_time_is_listed_as_today() -> None
         earlier = {k: now[k] for k in keys}
         assert not is_listed(earlier) and as_listed(earlier) == now
         assert list(as_listed(earlier)) == LISTED_KEYS
+
+
+def test_lines_written_before_facts_had_their_time_list_with_it(
+    memory: Memory, data_dir: Path
+) -> None:
+    """A store an older nemori wrote lists every fact with "when" (null), order saved or not."""
+    assert memory.fact_listing()  # saves the order of today's lines
+    path = data_dir / "users" / "me" / "facts.jsonl"
+    lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    path.write_bytes(b"".join(
+        orjson.dumps({k: v for k, v in line.items() if k != "when"}) + b"\n" for line in lines
+    ))
+    for _ in range(2):  # the order made again, then the order saved
+        rows = Memory.open(data_dir=data_dir).fact_listing()
+        assert rows == listing_by_records(memory) and all(r["when"] is None for r in rows)

@@ -385,7 +385,7 @@ def test_sample_chats_give_the_facts_a_user_would_expect() -> None:
 
 
 def test_the_same_event_on_two_days_is_two_facts() -> None:
-    """The time a fact tells of is part of what it says: a run yesterday and a run last week."""
+    """The time a fact tells of is part of its id: a run on 7 May and a run on 6 June."""
     first = Message(id="m1", role="user", content="I ran a half marathon in Berlin yesterday.",
                     timestamp=MAY8)
     later = Message(id="m2", role="user", content="I ran a half marathon in Berlin yesterday.",

@@ -23,7 +23,8 @@ import orjson
 from nemori_cli.models import Fact, from_iso, to_iso, utcnow
 from nemori_cli.store.sidecar import load_sidecar, save_sidecar
 
-MAGIC = b"nemori-fact-order 2\n"
+# 3: a fact line has "when" (an order of 2 may mark lines without it as listed as stored)
+MAGIC = b"nemori-fact-order 3\n"
 CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.(?!000000)\d{6})?Z")  # to_iso's form
 LISTED_KEYS = [
     "id", "user_id", "source_episode_ids", "source_message_ids", "content", "category",
