@@ -288,6 +288,30 @@ def test_a_deferred_rich_module_is_the_real_one_once_used() -> None:
     assert "ZeroDivisionError" in done.stdout
 
 
+def test_a_deferred_class_answers_for_the_real_one() -> None:
+    """Its class methods and isinstance reach the real class (rich.logging uses both)."""
+    probe = (
+        "import logging, sys\n"
+        "from nemori_cli.cli.deferred import defer_rich_extras\n"
+        "defer_rich_extras()\n"
+        "from rich.traceback import Traceback\n"
+        "assert 'pygments' not in sys.modules\n"
+        "made = Traceback.from_exception(KeyError, KeyError('k'), None)\n"
+        "assert isinstance(made, Traceback)\n"
+        "from rich.console import Console\n"
+        "from rich.logging import RichHandler\n"
+        "log = logging.getLogger('t')\n"
+        "wide = Console(width=120, no_color=True)\n"
+        "log.addHandler(RichHandler(console=wide, rich_tracebacks=True))\n"
+        "try:\n    {}['key']\nexcept KeyError:\n    log.exception('lookup failed')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=_clean_env()
+    )
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "lookup failed" in done.stdout and "KeyError" in done.stdout
+
+
 def test_command_modules_give_typer_evaluated_annotations() -> None:
     """Typer evaluates string annotations at every start (40 ms of `nemori --help`)."""
     import __future__

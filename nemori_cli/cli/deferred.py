@@ -3,7 +3,7 @@
 typer.rich_utils imports rich.markdown (with markdown-it) and rich.traceback (with pygments)
 at its top, for markdown help text and pretty tracebacks: nemori's help is rich markup and its
 errors are one line, so those imports were 75 ms of the 0.33 s of `nemori --help`. A stand-in
-module holds each until something calls its class or reads another of its names; then the
+module holds each until something uses its class or reads another of its names; then the
 real module takes its place in sys.modules and answers.
 """
 
@@ -36,15 +36,31 @@ class StandIn(types.ModuleType):
         return getattr(real(self.__name__), name)
 
 
+class Deferred(type):
+    """The type of a deferred class: what is asked of it is asked of the real class."""
+
+    def __getattr__(cls, name: str) -> Any:  # class methods: Traceback.from_exception(...)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(real_class(cls), name)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, real_class(cls))
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return real_class(cls)(*args, **kwargs)
+
+
+def real_class(cls: type) -> type:
+    """The real class a deferred class stands for."""
+    return getattr(real(cls.__module__), cls.__name__)  # type: ignore[no-any-return]
+
+
 def stand_in(module_name: str, class_name: str) -> StandIn:
-    """A stand-in for module_name whose class_name makes the real class's object when called."""
+    """A stand-in for module_name whose class_name is a class that stands for the real one."""
     module = StandIn(module_name)
-
-    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
-        return getattr(real(module_name), class_name)(*args, **kwargs)
-
     # a class, since typer writes it in annotations (`Markdown | Text`)
-    setattr(module, class_name, type(class_name, (), {"__new__": new, "__module__": module_name}))
+    setattr(module, class_name, Deferred(class_name, (), {"__module__": module_name}))
     return module
 
 
