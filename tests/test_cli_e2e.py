@@ -265,12 +265,20 @@ def test_help_reads_as_before_without_loading_markdown_or_tracebacks() -> None:
     assert deferred.stdout == whole.stdout and "Commands" in whole.stdout
 
 
+def after_deferral(lines: str) -> str:
+    """Run `lines` in a fresh process after defer_rich_extras(); return what it printed."""
+    probe = "from nemori_cli.cli.deferred import defer_rich_extras\ndefer_rich_extras()\n" + lines
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=_clean_env()
+    )
+    assert done.returncode == 0, done.stderr[-800:]
+    return done.stdout
+
+
 def test_a_deferred_rich_module_is_the_real_one_once_used() -> None:
     """Code that uses rich.markdown or rich.traceback after the deferral gets the real thing."""
-    probe = (
+    printed = after_deferral(
         "import sys\n"
-        "from nemori_cli.cli.deferred import defer_rich_extras\n"
-        "defer_rich_extras()\n"
         "from rich.markdown import Markdown\n"
         "assert 'markdown_it' not in sys.modules\n"
         "from rich.console import Console\n"
@@ -280,20 +288,13 @@ def test_a_deferred_rich_module_is_the_real_one_once_used() -> None:
         "assert callable(rich.traceback.install)\n"
         "try:\n    1 / 0\nexcept ZeroDivisionError:\n    console.print_exception()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=_clean_env()
-    )
-    assert done.returncode == 0, done.stderr[-800:]
-    assert "Title" in done.stdout and "• one item" in done.stdout
-    assert "ZeroDivisionError" in done.stdout
+    assert "Title" in printed and "• one item" in printed and "ZeroDivisionError" in printed
 
 
 def test_a_deferred_class_answers_for_the_real_one() -> None:
     """Its class methods and isinstance reach the real class (rich.logging uses both)."""
-    probe = (
+    printed = after_deferral(
         "import logging, sys\n"
-        "from nemori_cli.cli.deferred import defer_rich_extras\n"
-        "defer_rich_extras()\n"
         "from rich.traceback import Traceback\n"
         "assert 'pygments' not in sys.modules\n"
         "made = Traceback.from_exception(KeyError, KeyError('k'), None)\n"
@@ -305,11 +306,7 @@ def test_a_deferred_class_answers_for_the_real_one() -> None:
         "log.addHandler(RichHandler(console=wide, rich_tracebacks=True))\n"
         "try:\n    {}['key']\nexcept KeyError:\n    log.exception('lookup failed')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=_clean_env()
-    )
-    assert done.returncode == 0, done.stderr[-800:]
-    assert "lookup failed" in done.stdout and "KeyError" in done.stdout
+    assert "lookup failed" in printed and "KeyError" in printed
 
 
 def test_command_modules_give_typer_evaluated_annotations() -> None:
