@@ -148,7 +148,14 @@ def test_a_damaged_saved_order_is_read_again_from_the_file(memory: Memory) -> No
 
 
 def test_a_line_written_before_facts_had_their_time_is_listed_as_today() -> None:
-    from nemori_cli.ops.fact_order import EARLIER_KEYS, LISTED_KEYS, as_listed, is_listed
+    from nemori_cli.ops.fact_order import LISTED_KEYS, as_listed, is_listed
+
+    # the keys' order before the sources came first
+    earlier_keys = [
+        "id", "user_id", "content", "category", "subject", "source_episode_ids",
+        "source_message_ids", "confidence", "created_at", "valid_from", "superseded_by",
+        "extractor",
+    ]
 
     now = Fact(id="f1", user_id="me", content="The user hikes.", category="experience",
                source_episode_ids=("ep",), source_message_ids=("m",),
@@ -156,7 +163,7 @@ def test_a_line_written_before_facts_had_their_time_is_listed_as_today() -> None
                extractor="offline").to_dict()
     assert list(now) == LISTED_KEYS and is_listed(now)
     before_when = [k for k in LISTED_KEYS if k != "when"]
-    for keys in (EARLIER_KEYS, before_when):  # before the sources came first, and after
+    for keys in (earlier_keys, before_when):  # before the sources came first, and after
         earlier = {k: now[k] for k in keys}
         assert not is_listed(earlier) and as_listed(earlier) == now
         assert list(as_listed(earlier)) == LISTED_KEYS

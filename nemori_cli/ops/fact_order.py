@@ -30,12 +30,6 @@ LISTED_KEYS = [
     "id", "user_id", "source_episode_ids", "source_message_ids", "content", "category",
     "subject", "confidence", "created_at", "valid_from", "when", "superseded_by", "extractor",
 ]
-# the order lines were written in before a fact had its own time, and before the sources
-# came first: those are listed through as_listed, which adds "when"
-EARLIER_KEYS = [
-    "id", "user_id", "content", "category", "subject", "source_episode_ids",
-    "source_message_ids", "confidence", "created_at", "valid_from", "superseded_by", "extractor",
-]
 
 
 def canonical(stamp: str | None) -> str | None:
@@ -78,8 +72,8 @@ def as_listed(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_listed(raw: dict[str, Any]) -> bool:
-    """Whether as_listed(raw) is raw itself, but maybe for the keys' order (a line nemori
-    wrote, now or before the sources came first)."""
+    """Whether as_listed(raw) is raw itself (a line nemori writes now; older layouts, without
+    "when" or with the sources after the content, are listed through as_listed)."""
     if list(raw) != LISTED_KEYS:
         return False
     created, valid = raw["created_at"], raw["valid_from"]
