@@ -142,6 +142,10 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
 )
 
 
+# after a date, words that make it the subject or an owner: "Last year was hard", "this year's"
+DATE_AS_SUBJECT = re.compile(r"\s+(?:is|was|has|had|will)\b|'s\b")
+
+
 def _matches(text: str, ref: date) -> list[tuple[int, int, str, str]]:
     """Find non-overlapping relative-date spans: (start, end, absolute phrase, preposition)."""
     found: list[tuple[int, int, str, str]] = []
@@ -188,7 +192,7 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
         previous = re.search(r"(\w+)\s*$", before)
         if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
             prep = ""
-        if re.match(r"\s+(?:is|was|has|had|will)\b|'s\b", text[end:]):
+        if DATE_AS_SUBJECT.match(text[end:]):
             prep = ""  # the date is the subject or an owner: "Last year was hard", "this year's"
         # keep the capital of a sentence-initial "Yesterday" on the new first word
         words = f"{prep} {phrase}".strip()
@@ -213,7 +217,7 @@ def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | Non
         before = text[last:start]
         previous = re.search(r"(\w+)\s*$", before)
         needed = previous is not None and previous.group(1).lower() in PREPOSITIONS
-        if needed or re.match(r"\s+(?:is|was|has|had|will)\b|'s\b", text[end:]):
+        if needed or DATE_AS_SUBJECT.match(text[end:]):
             return replace_dates(text, when), None
         out.append(re.sub(r"\s*\b(?:on|in|at|during)\s*$", "", before, flags=re.I))
         times.append(phrase)
