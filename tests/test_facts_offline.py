@@ -275,11 +275,11 @@ def test_rewrite_without_a_name_uses_the_user() -> None:
 # --- fold_duplicates -------------------------------------------------------------------
 
 
-def fact(content: str, *, message: str, episode: str = "ep1") -> Fact:
+def fact(content: str, *, message: str, episode: str = "ep1", when: str | None = None) -> Fact:
     return Fact(
         id=fact_id("u1", content), user_id="u1", content=content, category="user_profile",
         source_episode_ids=(episode,), source_message_ids=(message,), confidence=0.7,
-        created_at=utcnow(), valid_from=MAY8, extractor="offline", subject=None,
+        created_at=utcnow(), valid_from=MAY8, extractor="offline", subject=None, when=when,
     )
 
 
@@ -294,9 +294,9 @@ def test_fold_duplicates_against_stored_and_within_the_batch(local: LocalEmbedde
     ]
     vectors = local.embed([f.content for f in candidates])
 
-    def nearest(vecs: np.ndarray) -> list[tuple[str, float] | None]:
+    def nearest(vecs: np.ndarray) -> list[tuple[Fact, float] | None]:
         sims = vecs @ stored_vecs.T
-        return [(stored[int(row.argmax())].id, float(row.max())) for row in sims]
+        return [(stored[int(row.argmax())], float(row.max())) for row in sims]
 
     new, merged, keep = fold_duplicates(candidates, vectors, nearest, 0.92)
     assert [f.content for f in new] == [
@@ -312,14 +312,35 @@ def test_fold_duplicates_against_stored_and_within_the_batch(local: LocalEmbedde
 def test_fold_duplicates_follows_an_earlier_candidate_into_the_stored_fact() -> None:
     vectors = np.array([[1, 0], [0.95, 0.31225], [0, 1]], dtype=np.float32)
     candidates = [fact(f"fact {i}", message=f"m{i}") for i in range(3)]
+    stored = fact("stored fact", message="old")
 
-    def nearest(vecs: np.ndarray) -> list[tuple[str, float] | None]:
-        return [("stored", 0.95), ("stored", 0.85), None]
+    def nearest(vecs: np.ndarray) -> list[tuple[Fact, float] | None]:
+        return [(stored, 0.95), (stored, 0.85), None]
 
     new, merged, keep = fold_duplicates(candidates, vectors, nearest, 0.92)
     assert [f.content for f in new] == ["fact 2"] and keep == [2]
     ((sid, folded),) = merged
-    assert sid == "stored" and folded.source_message_ids == ("m0", "m1")
+    assert sid == stored.id and folded.source_message_ids == ("m0", "m1")
+
+
+def test_fold_duplicates_keeps_one_thing_told_with_two_times_apart() -> None:
+    said = "The user went to a support group."
+    stored = fact(said, message="old", when="7 May 2023")
+    candidates = [
+        fact(said, message="m1", when="20 May 2023"),  # the same again, another day
+        fact(said, message="m2", when="7 May 2023"),  # the stored telling repeated
+        fact(said, message="m3", when="20 May 2023"),  # m1 repeated in the batch
+        fact(said, message="m4"),  # undated: may be either telling
+    ]
+    vectors = np.ones((4, 2), dtype=np.float32) / 2**0.5
+
+    def nearest(vecs: np.ndarray) -> list[tuple[Fact, float] | None]:
+        return [(stored, 1.0)] * len(vecs)
+
+    new, merged, keep = fold_duplicates(candidates, vectors, nearest, 0.92)
+    assert [(f.when, f.source_message_ids) for f in new] == [("20 May 2023", ("m1", "m3"))]
+    assert keep == [0]
+    assert [(sid, f.source_message_ids) for sid, f in merged] == [(stored.id, ("m2", "m4"))]
 
 
 def test_fold_duplicates_with_nothing_stored_or_nothing_new() -> None:

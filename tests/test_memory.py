@@ -19,14 +19,16 @@ from nemori_cli.memory import Memory
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
 
-def write_chat(path: Path, messages: list[tuple[str, str, str]], conv_id: str = "c1") -> Path:
+def write_chat(
+    path: Path, messages: list[tuple[str, str, str]], conv_id: str = "c1", day: int = 1
+) -> Path:
     """Write a nemori JSON conversation of (id, role, text) messages, a minute apart."""
     msgs = [
         {
             "id": mid,
             "role": role,
             "content": text,
-            "timestamp": f"2025-05-0{1 + i // 50}T10:{i % 50:02d}:00Z",
+            "timestamp": f"2025-05-{day + i // 50:02d}T10:{i % 50:02d}:00Z",
         }
         for i, (mid, role, text) in enumerate(messages)
     ]
@@ -68,6 +70,19 @@ def test_the_same_fact_from_two_conversations_is_stored_once_with_both_sources(
     assert len(peanuts) == 1 and summary.merged >= 1
     assert set(peanuts[0].source_message_ids) == {"m1", "x1"}
     assert len(peanuts[0].source_episode_ids) == 2
+
+
+def test_the_same_thing_done_on_two_days_is_two_facts(tmp_path: Path, data_dir: Path) -> None:
+    mem = Memory.open(data_dir=data_dir)
+    told = "Yesterday I went to a pottery class with my sister."
+    for conv, day in (("c1", 6), ("c2", 20)):
+        chat = [(f"{conv}-1", "user", told), (f"{conv}-2", "assistant", "How was it?")]
+        mem.ingest([str(write_chat(tmp_path / f"{conv}.json", chat, conv, day=day))])
+    pottery = [f for f in mem.facts() if "pottery" in f.content]
+    assert sorted(f.when or "" for f in pottery) == ["19 May 2025", "5 May 2025"]
+    again = [("c3-1", "user", told), ("c3-2", "assistant", "Again?")]
+    summary = mem.ingest([str(write_chat(tmp_path / "c3.json", again, "c3", day=20))])
+    assert summary.merged >= 1 and len([f for f in mem.facts() if "pottery" in f.content]) == 2
 
 
 def test_no_facts_then_backfill_extracts_them(tmp_path: Path, data_dir: Path) -> None:

@@ -292,11 +292,14 @@ class IngestRun:
             merges: list[tuple[str, Fact]] = []
             if candidates and vectors is not None:
 
-                def nearest(vecs: Any) -> list[tuple[str, float] | None]:
+                def nearest(vecs: Any) -> list[tuple[Fact, float] | None]:
                     if not stored:
                         return [None] * len(vecs)
                     hits = index.query_many("fact", vecs, 1)  # one call for the whole batch
-                    return [hit[0] if hit else None for hit in hits]
+                    return [
+                        (stored[hit[0][0]], hit[0][1]) if hit and hit[0][0] in stored else None
+                        for hit in hits
+                    ]
 
                 new, merges, keep = fold_duplicates(
                     candidates, vectors, nearest, parts.settings.dedup_threshold

@@ -266,7 +266,7 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
     return list(facts.values())
 
 
-Nearest = Callable[["np.ndarray"], "list[tuple[str, float] | None]"]
+Nearest = Callable[["np.ndarray"], "list[tuple[Fact, float] | None]"]
 
 
 def fold_duplicates(
@@ -274,6 +274,8 @@ def fold_duplicates(
 ) -> tuple[list[Fact], list[tuple[str, Fact]], list[int]]:
     """Fold candidates into stored facts and into each other when their cosine >= threshold.
 
+    `nearest` gives each vector's closest stored fact and cosine. Two facts told with different
+    times (`when`) stay apart however alike they read: the same thing done on two days.
     Returns the new facts to store, the (stored fact id, candidate merged into it) pairs, and
     the indexes into `vectors` of the kept new facts.
     """
@@ -285,9 +287,13 @@ def fold_duplicates(
     for i, fact in enumerate(candidates):
         best = stored[i]
         earlier = _best_earlier(vectors, i)
-        if best is not None and best[1] >= threshold:
-            where: tuple[str, int | str] = ("old", best[0])
-        elif earlier is not None and float(vectors[i] @ vectors[earlier]) >= threshold:
+        if best is not None and best[1] >= threshold and same_time(fact, best[0]):
+            where: tuple[str, int | str] = ("old", best[0].id)
+        elif (
+            earlier is not None
+            and float(vectors[i] @ vectors[earlier]) >= threshold
+            and same_time(fact, candidates[earlier])
+        ):
             where = target[earlier]  # follow the duplicate it repeats, stored or new
         else:
             where = ("new", len(kept))
@@ -303,6 +309,11 @@ def fold_duplicates(
             slot = int(key)
             kept[slot] = kept[slot].merged_with(fact)
     return kept, list(merged.items()), kept_index
+
+
+def same_time(a: Fact, b: Fact) -> bool:
+    """Whether two facts could be one telling: neither is dated, or both name the same time."""
+    return a.when is None or b.when is None or a.when == b.when
 
 
 def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
