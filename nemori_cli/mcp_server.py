@@ -142,10 +142,12 @@ class MemoryTools:
 
 
 def _added(summary: IngestSummary) -> dict[str, Any]:
-    """What an add tool reports: the counts of what was stored, and what was skipped."""
+    """What an add tool reports: the counts of what was stored, the ids of the facts stored or
+    folded into, and what was skipped."""
     d = summary.to_dict()
     keys = ("conversations", "messages", "episodes", "facts", "merged", "superseded")
     out = {k: d[k] for k in keys}
+    out["fact_ids"] = list(summary.fact_ids)
     out["skipped"] = [s["why"] for s in d["skipped"]]
     return out
 

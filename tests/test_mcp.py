@@ -124,6 +124,9 @@ def test_add_note_stores_a_user_message(scenario: dict[str, Any]) -> None:
     episode = next(e for e in episodes if any("peanuts" in m.content for m in e.messages))
     facts = Memory.open(data_dir=scenario["data"]).facts(user="alice")
     assert any("peanuts" in f.content and f.source_episode_ids == (episode.id,) for f in facts)
+    assert {f.id for f in facts if episode.id in f.source_episode_ids} == set(
+        scenario["note"]["fact_ids"]
+    )
 
 
 def test_search_results_follow_the_search_contract(scenario: dict[str, Any]) -> None:

@@ -1,11 +1,17 @@
-"""A note is a fact: added through Memory (and so MCP), it is stored as an episode and a fact."""
+"""A note is a fact: added through Memory (and so MCP and `nemori remember`), it is stored as an
+episode and a fact."""
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
+
 import pytest
+from cli_runner import cli
 
 from nemori_cli.errors import UsageError
 from nemori_cli.memory import Memory
+from nemori_cli.models import utcnow
 
 
 def test_a_note_the_extractor_finds_no_fact_in_becomes_one(data_dir) -> None:
@@ -38,3 +44,39 @@ def test_a_first_person_note_keeps_the_extractors_fact(data_dir) -> None:
     memory.add_note("I am allergic to peanuts.")
     contents = [f.content for f in memory.facts()]
     assert len(contents) == 1 and "allergic to peanuts" in contents[0]
+
+
+def test_remember_stores_a_note_and_shows_the_fact_it_became(data_dir) -> None:
+    said = "Yesterday I ran my first half marathon."
+    code, out, err = cli("--data-dir", str(data_dir), "remember", said)
+    assert code == 0, err
+    (fact,) = Memory.open(data_dir=data_dir).facts()
+    assert out.startswith("Remembered 1 new fact:") and fact.id in out
+    yesterday = utcnow() - timedelta(days=1)
+    assert "half marathon" in fact.content and fact.when == f"{yesterday:%-d %B %Y}"
+    code, out, _ = cli("--data-dir", str(data_dir), "remember", said, "--json")
+    shown = json.loads(out)
+    assert code == 0 and (shown["new"], shown["known"]) == (0, 1)
+    assert [f["id"] for f in shown["facts"]] == [fact.id]
+    (again,) = Memory.open(data_dir=data_dir).facts()
+    assert len(again.source_episode_ids) == 2  # the second telling is one more source
+
+
+def test_remember_reads_stdin_and_files_under_the_given_category(data_dir) -> None:
+    args = ("--data-dir", str(data_dir), "remember", "-", "--category", "knowledge", "--json")
+    code, out, err = cli(*args, stdin="The cabin's wifi password is pinecone42.\n")
+    assert code == 0, err
+    (fact,) = json.loads(out)["facts"]
+    assert fact["category"] == "knowledge" and "pinecone42" in fact["content"]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "says"),
+    [(("-",), "  \n", "the note is empty"), (("x", "--category", "gossip"), None, "gossip")],
+)
+def test_remember_refuses_bad_input_in_one_line_and_stores_nothing(
+    data_dir, args: tuple[str, ...], stdin: str | None, says: str
+) -> None:
+    code, out, err = cli("--data-dir", str(data_dir), "remember", *args, stdin=stdin)
+    assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
+    assert Memory.open(data_dir=data_dir).users() == []

@@ -9,7 +9,19 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli import __version__
-from nemori_cli.cli import admin, ask, doctor, episodes, export, facts, ingest, mcp, search, users
+from nemori_cli.cli import (
+    admin,
+    ask,
+    doctor,
+    episodes,
+    export,
+    facts,
+    ingest,
+    mcp,
+    remember,
+    search,
+    users,
+)
 from nemori_cli.cli.argv import GLOBAL_OPTIONS
 from nemori_cli.cli.context import AppContext
 from nemori_cli.cli.render import error
@@ -26,9 +38,9 @@ APP_SETTINGS: dict[str, Any] = dict(
 )
 # Each command word, and the module that registers it (in the order `nemori --help` lists them).
 COMMANDS: dict[str, ModuleType] = {
-    "ingest": ingest, "search": search, "ask": ask, "facts": facts, "episodes": episodes,
-    "users": users, "backfill": admin, "reindex": admin, "stats": admin, "formats": admin,
-    "config": admin, "export": export, "mcp": mcp, "doctor": doctor,
+    "ingest": ingest, "remember": remember, "search": search, "ask": ask, "facts": facts,
+    "episodes": episodes, "users": users, "backfill": admin, "reindex": admin, "stats": admin,
+    "formats": admin, "config": admin, "export": export, "mcp": mcp, "doctor": doctor,
 }
 GROUPS = (facts, episodes, users)  # modules whose commands are a Typer group of that name
 

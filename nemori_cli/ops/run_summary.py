@@ -28,6 +28,8 @@ class IngestSummary:
     llm_stopped: str | None = None  # why the LLM was no longer called (circuit breaker)
     usage: Usage = Usage()
     seconds: float = 0.0
+    # the facts this run stored or folded a repeat into (not in to_dict: an archive has many)
+    fact_ids: list[str] = field(default_factory=list)
 
     def count_extraction(self, made_by: str, reason: str | None) -> None:
         """Count one extracted episode by who made it."""
