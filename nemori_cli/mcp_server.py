@@ -141,6 +141,20 @@ class MemoryTools:
             return _added(self.memory.add_note(text, user=self.user, category=category))
 
 
+    def correct_fact(
+        self,
+        id: Annotated[str, Field(description="Fact id, as search_memory or list_facts give it")],
+        content: Annotated[
+            str, Field(description="The fact as it should read; empty keeps the wording")
+        ] = "",
+        category: Literal["user_profile", "experience", "knowledge", "other"] | None = None,
+    ) -> dict[str, Any]:
+        """Correct a fact's wording or category; return the fact as stored now."""
+        with self._lock:
+            fact = self.memory.correct_fact(id, content or None, category=category, user=self.user)
+        return fact.to_dict()
+
+
 def _added(summary: IngestSummary) -> dict[str, Any]:
     """What an add tool reports: the counts of what was stored, the ids of the facts stored or
     folded into, and what was skipped."""
@@ -208,6 +222,12 @@ DESCRIPTIONS = {
         "Remember a short note from the person (one message, dated now), e.g. a preference "
         "or a plan they stated. It is stored as an episode and as a fact (category given, or "
         f"guessed: {', '.join(CATEGORIES)}) traced to that episode."
+    ),
+    "correct_fact": (
+        "Correct a fact the person says is wrong or out of date: `content` is the fact as it "
+        "should read (a new fact with the old one's sources and time; the old one is kept as "
+        "history, superseded by it, and no longer searched), and/or `category` moves it. "
+        "Returns the fact as stored now, with its new id when the wording changed."
     ),
 }
 

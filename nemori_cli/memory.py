@@ -271,6 +271,18 @@ class Memory:
         from nemori_cli.ops.export import export_user
         return export_user(self.parts, user, format)
 
+    def correct_fact(
+        self,
+        fact_id: str,
+        content: str | None = None,
+        *,
+        category: str | None = None,
+        user: str | None = None,
+    ) -> Fact:
+        """Correct a fact's wording or category; new wording supersedes the old fact (history)."""
+        from nemori_cli.ops.correct import correct_fact
+        return correct_fact(self.parts, fact_id, content, category=category, user=user)
+
     # --- deleting and maintenance ------------------------------------------------------
 
     def delete_facts(self, ids: Sequence[str], *, user: str | None = None) -> list[str]:

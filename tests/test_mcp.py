@@ -80,6 +80,11 @@ async def _scenario(data: Path) -> dict[str, Any]:
             seen["missing"] = await call("show_episode", {"id": "ep_nope"})
             seen["bad_date"] = await call("search_memory", {"query": "x", "since": "soon"})
             seen["empty"] = await call("add_conversation", {})
+            peanuts = seen["note"]["fact_ids"][0]
+            seen["corrected"] = _json(await call("correct_fact", {
+                "id": peanuts, "content": "The user is allergic to peanuts and cashews."}))
+            seen["after_correction"] = _json(await call("list_facts", {"limit": 50}))
+            seen["no_such_fact"] = await call("correct_fact", {"id": "fact_nope", "content": "x"})
     return seen
 
 
@@ -91,12 +96,12 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return seen
 
 
-def test_lists_the_six_tools_with_their_arguments(scenario: dict[str, Any]) -> None:
+def test_lists_the_seven_tools_with_their_arguments(scenario: dict[str, Any]) -> None:
     from nemori_cli.models import CATEGORIES
 
     tools = scenario["tools"]
     assert set(tools) == {"search_memory", "ask_memory", "list_facts", "show_episode",
-                          "add_conversation", "add_note"}
+                          "add_conversation", "add_note", "correct_fact"}
     assert set(tools["ask_memory"].input_schema["properties"]) == {
         "question", "budget", "kind", "since", "until"}
     assert set(tools["search_memory"].input_schema["properties"]) == {
@@ -124,9 +129,25 @@ def test_add_note_stores_a_user_message(scenario: dict[str, Any]) -> None:
     episode = next(e for e in episodes if any("peanuts" in m.content for m in e.messages))
     facts = Memory.open(data_dir=scenario["data"]).facts(user="alice")
     assert any("peanuts" in f.content and f.source_episode_ids == (episode.id,) for f in facts)
-    assert {f.id for f in facts if episode.id in f.source_episode_ids} == set(
-        scenario["note"]["fact_ids"]
-    )
+    from_note = {f.id for f in facts if episode.id in f.source_episode_ids}
+    assert from_note - {scenario["corrected"]["id"]} == set(scenario["note"]["fact_ids"])
+
+
+def test_correct_fact_replaces_the_wording_and_keeps_the_old_fact_as_history(
+    scenario: dict[str, Any],
+) -> None:
+    from nemori_cli.memory import Memory
+
+    corrected, old_id = scenario["corrected"], scenario["note"]["fact_ids"][0]
+    assert corrected["content"] == "The user is allergic to peanuts and cashews."
+    assert corrected["id"] != old_id and corrected["extractor"] == "user"
+    current = {f["id"] for f in scenario["after_correction"]}
+    assert corrected["id"] in current and old_id not in current
+    old = Memory.open(data_dir=scenario["data"]).fact(old_id, user="alice")
+    assert old.superseded_by == corrected["id"]
+    assert tuple(corrected["source_message_ids"]) == old.source_message_ids
+    missing = scenario["no_such_fact"]
+    assert missing.is_error and "fact_nope" in missing.content[0].text
 
 
 def test_search_results_follow_the_search_contract(scenario: dict[str, Any]) -> None:

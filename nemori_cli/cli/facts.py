@@ -1,5 +1,6 @@
 """`nemori facts`: list, show and delete semantic facts."""
 
+import sys
 from typing import Annotated
 
 import typer
@@ -96,6 +97,39 @@ def show_fact(
                 wanted.discard(m.id)
     for mid in sorted(wanted):
         say(f"--- {mid}: no longer stored", style="dim")
+
+
+@app.command("correct")
+def correct_fact(
+    ctx: typer.Context,
+    fact_id: Annotated[str, typer.Argument(help="Fact id.")],
+    content: Annotated[
+        str | None, typer.Argument(help="The fact as it should read; - reads stdin.")
+    ] = None,
+    category: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Move it to: {', '.join(CATEGORIES)}.", callback=context.check_category
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the fact as JSON.")] = False,
+) -> None:
+    """Correct a fact: new wording replaces it (the old one kept, superseded); or its category."""
+    from nemori_cli.errors import UsageError
+
+    if content is None and category is None:
+        raise UsageError("give the corrected wording, --category, or both")
+    if content == "-":
+        content = sys.stdin.read()
+    memory = context.get(ctx).memory()
+    with render.interrupts_reported():
+        fact = memory.correct_fact(fact_id, content, category=category)
+    if as_json:
+        render.print_json(fact.to_dict())
+        return
+    if fact.id != fact_id:
+        render.err.print(f"{fact_id} is superseded by {fact.id}", markup=False)
+    render.say(f"{fact.id}  {fact.category}  {fact.dated_content}")
 
 
 @app.command("delete")
