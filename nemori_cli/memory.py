@@ -256,6 +256,11 @@ class Memory:
         from nemori_cli.ops import records
         return records.get_fact(self.parts, fact_id, user)
 
+    def replaced_facts(self, fact_id: str, *, user: str | None = None) -> list[Fact]:
+        """The facts a fact superseded (a move, a correction), and theirs, newest first."""
+        from nemori_cli.ops import records
+        return records.replaced_facts(self.parts, fact_id, user)
+
     def users(self) -> list[str]:
         """The users that have a store in the data dir."""
         from nemori_cli.store.users import list_users

@@ -44,6 +44,19 @@ def test_new_wording_supersedes_the_old_fact_in_search_and_listing(memory: Memor
     ]
 
 
+def test_a_fact_shows_the_facts_it_replaced_newest_first(memory: Memory) -> None:
+    first = fact_about(memory, "nurse")
+    second = memory.correct_fact(first, "The user lives in Porto and works as a midwife.")
+    third = memory.correct_fact(second.id, "The user lives in Porto and works as a doula.")
+    assert [f.id for f in memory.replaced_facts(third.id)] == [second.id, first]
+    assert memory.replaced_facts(first) == []
+    code, out, err = cli("--data-dir", str(memory.data_dir), "facts", "show", third.id)
+    assert code == 0, err
+    assert f"replaces {second.id}: The user lives in Porto and works as a midwife." in out
+    code, out, _ = cli("--data-dir", str(memory.data_dir), "facts", "show", third.id, "--json")
+    assert [f["id"] for f in json.loads(out)["replaces"]] == [second.id, first]
+
+
 def test_a_correction_in_the_first_person_is_stored_of_the_user(memory: Memory) -> None:
     fact = memory.correct_fact(fact_about(memory, "cello"), "I play the viola in my orchestra.")
     assert fact.content == "The user plays the viola in the user's orchestra."

@@ -71,8 +71,9 @@ def show_fact(
     """Show one fact with its provenance: the messages it came from, word for word."""
     memory = context.reader(ctx)
     fact = memory.fact(fact_id)
+    replaced = memory.replaced_facts(fact_id)
     if as_json:
-        render.print_json(fact.to_dict())
+        render.print_json({**fact.to_dict(), "replaces": [f.to_dict() for f in replaced]})
         return
     say = render.say
     say(fact.dated_content, style="bold")
@@ -81,6 +82,8 @@ def show_fact(
     say(f"{fact.category}{about}, {when}, confidence {fact.confidence:g}, by {fact.extractor}")
     if fact.superseded_by:
         say(f"superseded by {fact.superseded_by}")
+    for old in replaced:
+        say(f"replaces {old.id}: {old.dated_content}", style="dim")
     wanted = set(fact.source_message_ids)
     say("")
     say(f"From {plural(len(wanted), 'message')} in {', '.join(fact.source_episode_ids)}:")

@@ -50,6 +50,19 @@ def get_fact(parts: Parts, fact_id: str, user: str | None = None) -> Fact:
     return fact
 
 
+def replaced_facts(parts: Parts, fact_id: str, user: str | None = None) -> list[Fact]:
+    """The facts this one superseded, and those they superseded in turn, newest first."""
+    table = parts.repo(user).facts
+    found: list[Fact] = []
+    wanted = {fact_id}
+    while wanted:
+        older = [f for f in table.mentioning(wanted) if f.superseded_by in wanted]
+        older = [f for f in older if f not in found]
+        found.extend(sorted(older, key=lambda f: f.created_at, reverse=True))
+        wanted = {f.id for f in older}
+    return found
+
+
 @dataclass(frozen=True)
 class Stats:
     """Counts and LLM spend for one user."""
