@@ -94,6 +94,7 @@ def test_bad_corrections_are_refused_and_change_nothing(memory: Memory) -> None:
         memory.correct_fact(fid, "The user lives in Faro.")
     after = {f.id: f for f in memory.facts()}
     assert set(after) == {*before, new.id}
+    assert memory.parts.marker().leftovers() == []  # a refusal leaves no index repair behind
 
 
 def test_facts_correct_from_the_shell(memory: Memory) -> None:

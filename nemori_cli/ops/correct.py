@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from nemori_cli.errors import NotFound, UsageError
@@ -35,9 +36,24 @@ def correct_fact(
         raise UsageError(f"unknown category {category!r}: use one of {', '.join(CATEGORIES)}")
     uid = parts.user_id(user)
     facts = parts.repo(uid).facts.lookup()
-    old = facts.get(fid)
-    if old is None:
+    if fid not in facts:
         raise NotFound(f"no fact {fid!r} for user {uid!r}")
+    # refused before the lock, whose block marks the indexes for repair when it raises
+    if not corrected_records(facts, fid, content, category, uid):
+        return facts[fid]
+    with parts.writing(uid) as repo:  # again under the lock: an ingest may have merged into it
+        records = corrected_records(repo.facts.lookup(), fid, content, category, uid)
+        repo.facts.upsert(records)
+        index_records(parts.vectors(uid), parts.embedder, "fact", records)
+        parts.rebuild_lexical("fact", uid)
+    return records[0] if records else facts[fid]
+
+
+def corrected_records(
+    facts: Mapping[str, Fact], fid: str, content: str | None, category: str | None, uid: str
+) -> list[Fact]:
+    """The records to store: the corrected fact, then the old one superseded (if new wording)."""
+    old = facts[fid]
     if old.superseded_by:
         raise UsageError(f"fact {fid} is superseded by {old.superseded_by}: correct that one")
     text = old.content if content is None else said_of(content, old.subject)
@@ -55,13 +71,8 @@ def correct_fact(
         extractor=CORRECTED_BY,
     )
     if changed == old:
-        return old
-    records = [changed] if new_id == old.id else [changed, replace(old, superseded_by=new_id)]
-    with parts.writing(uid) as repo:
-        repo.facts.upsert(records)
-        index_records(parts.vectors(uid), parts.embedder, "fact", records)
-        parts.rebuild_lexical("fact", uid)
-    return changed
+        return []
+    return [changed] if new_id == old.id else [changed, replace(old, superseded_by=new_id)]
 
 
 def said_of(content: str, subject: str | None) -> str:
