@@ -30,7 +30,8 @@ INSTRUCTIONS = (
     "Long-term memory of one person, built from their chat history: episodes (titled, dated "
     "stretches of conversation with their messages) and facts (lasting statements about the "
     "person, each traced to the messages it came from). Search before answering questions "
-    "about the person's life, preferences or past; add notes and conversations worth keeping."
+    "about the person's life, preferences or past; add notes and conversations worth keeping, "
+    "and correct a fact the person says is wrong."
 )
 
 
