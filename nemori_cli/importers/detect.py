@@ -17,6 +17,7 @@ from nemori_cli.importers import (
     gemini_html,
     grok,
     librechat,
+    llm_db,
     markdown,
     nemori,
     openai,
@@ -25,10 +26,11 @@ from nemori_cli.importers import (
 )
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.payload import Payload
+from nemori_cli.importers.sqlite_file import is_sqlite
 from nemori_cli.models import Conversation
 
 _MODULES = (
-    nemori, openai, markdown, chatgpt, claude, sillytavern, openwebui,
+    nemori, openai, markdown, llm_db, chatgpt, claude, sillytavern, openwebui,
     gemini, aistudio, grok, deepseek, librechat, chatbotui,
 )
 # Most specific first: archive layouts, then the generic message lists. DeepSeek before ChatGPT
@@ -45,7 +47,7 @@ _ALIASES = {
     "json": "nemori", "jsonl": "nemori", "md": "markdown", "claude.ai": "claude",
     "open-webui": "openwebui", "silly-tavern": "sillytavern", "takeout": "gemini",
     "google-takeout": "gemini", "ai-studio": "aistudio", "google-ai-studio": "aistudio",
-    "xai": "grok", "chatbot-ui": "chatbotui",
+    "xai": "grok", "chatbot-ui": "chatbotui", "llm-db": "llmdb", "llm": "llmdb",
 }
 TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 FORMATS: dict[str, str] = {m.NAME: m.DESCRIPTION for m in _MODULES}
@@ -76,6 +78,8 @@ def format_name(name: str | None) -> str | None:
 
 def plan(payload: Payload, forced: str | None = None) -> Plan:
     """Decide how to read a (non-zip) input; ImportFormatError when it cannot be read."""
+    if forced == llm_db.NAME or is_sqlite(payload.data[:16]):
+        return _plan_database(payload, forced)
     payload.check_utf8()
     if payload.body_start() >= len(payload.data):
         raise payload.error("empty file")
@@ -108,3 +112,11 @@ def plan(payload: Payload, forced: str | None = None) -> Plan:
             raise payload.error(UNKNOWN)
         module = markdown
     return Plan(module.NAME, partial(module.read, text))
+
+
+def _plan_database(payload: Payload, forced: str | None) -> Plan:
+    """Plan a SQLite input: llm's log is the one database nemori reads."""
+    if forced not in (None, llm_db.NAME):
+        raise payload.error(f"a SQLite database, not {forced} (see `nemori formats`)")
+    llm_db.check(payload)
+    return Plan(llm_db.NAME, partial(llm_db.read, payload))

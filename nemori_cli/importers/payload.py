@@ -61,10 +61,11 @@ class JsonDoc:
 class Payload:
     """One input's bytes (read, or memory-mapped when large) with its name for messages."""
 
-    def __init__(self, path: str, data: Any, name: str) -> None:
+    def __init__(self, path: str, data: Any, name: str, *, disk: str | None = None) -> None:
         self.path = path
         self.data = data
         self.name = name
+        self.disk = disk  # the file these bytes were read from, for readers that need a file
 
     @classmethod
     def read(cls, path: str) -> Payload:
@@ -82,7 +83,7 @@ class Payload:
             raise ImportFormatError(f"{path}: no such file or directory") from None
         except OSError as exc:
             raise ImportFormatError(f"{path}: cannot read ({exc.strerror or exc})") from None
-        return cls(path, data, os.path.basename(path))
+        return cls(path, data, os.path.basename(path), disk=path)
 
     @property
     def label(self) -> str:

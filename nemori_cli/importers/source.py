@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from nemori_cli.errors import ImportFormatError
-from nemori_cli.importers import detect, manifest, sniff, zipped
+from nemori_cli.importers import detect, llm_db, manifest, sniff, sqlite_file, zipped
 from nemori_cli.importers.base import EmptySource, Sink, Skipped, display
 from nemori_cli.importers.payload import Payload
 from nemori_cli.models import Conversation
@@ -113,8 +113,11 @@ def _walk(top: str) -> list[str]:
 
 
 def _sniffed(path: str, name: str) -> bool:
-    """Read files whose extension says nothing: Takeout activity pages, AI Studio prompts."""
+    """Read files that only their content shows to hold chats: Takeout activity pages, AI Studio
+    prompts (no extension), and llm's logs.db among other SQLite databases."""
     ext = os.path.splitext(name)[1].lower()
+    if ext in sqlite_file.EXTENSIONS:
+        return llm_db.may_be_log(path)
     if ext not in ("", ".html", ".htm"):
         return False
     size = sniff.PAGE_SNIFF if ext else sniff.PROMPT_SNIFF

@@ -13,11 +13,12 @@ from nemori_cli.importers.base import Sink
 from nemori_cli.importers.detect import Plan
 from nemori_cli.importers.payload import Payload
 from nemori_cli.importers.sniff import activity_members, ai_studio_member
+from nemori_cli.importers.sqlite_file import EXTENSIONS as SQLITE_EXTENSIONS
 from nemori_cli.models import Conversation
 
 # The chat files of exports (ChatGPT, Claude, DeepSeek; Grok's prod-grok-backend.json).
 _CONVERSATIONS = re.compile(r"^(?:conversations.*|prod-grok-backend)\.json$", re.IGNORECASE)
-_READABLE = (".json", ".jsonl", ".md", ".markdown", ".txt")
+_READABLE = (".json", ".jsonl", ".md", ".markdown", ".txt", *SQLITE_EXTENSIONS)
 # Files that exports put beside the conversations and that hold none.
 COMPANIONS = frozenset({
     "user.json", "users.json", "projects.json", "memories.json", "message_feedback.json",
