@@ -187,6 +187,24 @@ def test_a_log_in_wal_mode_is_read_in_place_with_what_its_writer_has_not_checkpo
         writer.close()
 
 
+def test_calls_still_in_the_write_ahead_log_are_imported_by_the_next_ingest(tmp_path) -> None:
+    db = legacy_log(tmp_path / "logs.db")
+    db.conn.execute("pragma journal_mode=wal")
+    db.conn.execute("pragma wal_autocheckpoint=0")  # llm running: new rows stay in the -wal
+    try:
+        code, first, err = ingest(tmp_path / "data", tmp_path / "logs.db")
+        assert code == 0 and first["messages"] == 10, err
+        before = (tmp_path / "logs.db").read_bytes()
+        db.response("01jm8ee0000000000000000009", QUIZ, "And 3+3?", "6",
+                    "2025-02-17T08:00:00+00:00")
+        db.conn.commit()
+        assert (tmp_path / "logs.db").read_bytes() == before  # the new call is in the -wal only
+        code, again, err = ingest(tmp_path / "data", tmp_path / "logs.db")
+        assert code == 0 and again["messages"] == 2, err
+    finally:
+        db.close()
+
+
 def test_bytes_from_stdin_or_a_zip_are_read_from_a_copy_in_wal_mode_too(tmp_path) -> None:
     db = legacy_log(tmp_path / "logs.db")
     db.conn.execute("pragma journal_mode=wal")

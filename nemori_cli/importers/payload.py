@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
 import hashlib
 import mmap
 import os
@@ -17,6 +18,8 @@ import orjson
 from nemori_cli.errors import ImportFormatError
 from nemori_cli.importers.base import display
 from nemori_cli.importers.jsonstream import array_spans
+
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database
 
 # Documents larger than this are not parsed whole: a top-level array is read one element at a
 # time, so memory stays near the size of the file instead of several times it.
@@ -100,10 +103,17 @@ class Payload:
         return ImportFormatError(f"{self.label}: {problem}")
 
     def sha256(self) -> str:
-        """Hash the raw bytes, so a re-import of the same file can be recognised."""
-        digest = hashlib.sha256(self.data).hexdigest()
+        """Hash the raw bytes, so a re-import of the same file can be recognised.
+
+        A SQLite database in write-ahead-log mode keeps its newest rows in the `-wal` file
+        beside it until a checkpoint: that file is part of what was read, so of the hash too.
+        """
+        digest = hashlib.sha256(self.data)
         forget_pages(self.data)
-        return digest
+        if self.disk is not None and bytes(self.data[:16]) == SQLITE_MAGIC:
+            with contextlib.suppress(OSError), open(self.disk + "-wal", "rb") as wal:
+                digest.update(wal.read())
+        return digest.hexdigest()
 
     def is_zip(self) -> bool:
         """Tell whether the bytes are a zip archive."""

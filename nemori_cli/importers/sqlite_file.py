@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from nemori_cli.importers.payload import SQLITE_MAGIC as MAGIC
 from nemori_cli.importers.payload import Payload
 
-MAGIC = b"SQLite format 3\x00"
 EXTENSIONS = (".db", ".sqlite", ".sqlite3")
 BUSY_SECONDS = 3.0  # how long to wait for a writer (llm logging a response) to finish
 _WAL = b"\x02\x02"  # header bytes 18-19 of a database in write-ahead-log mode
