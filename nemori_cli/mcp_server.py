@@ -141,7 +141,6 @@ class MemoryTools:
         with self._lock:
             return _added(self.memory.add_note(text, user=self.user, category=category))
 
-
     def correct_fact(
         self,
         id: Annotated[str, Field(description="Fact id, as search_memory or list_facts give it")],
