@@ -62,6 +62,24 @@ def test_statements_about_the_user_are_still_facts() -> None:
     assert facts_of("I want to run a half marathon next year.")
 
 
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Give me a vegetarian lasagna recipe, I don't eat meat.", "The user doesn't eat meat."),
+        ("I never drink coffee after noon.", "The user never drinks coffee after noon."),
+        ("I drive a 2015 Honda Civic, what tyre pressure?", "The user drives a 2015 Honda Civic."),
+        ("We have a toddler and a newborn, so quiet hotels only.",
+         "The user has a toddler and a newborn, so quiet hotels only."),
+        ("Shorten my CV, I have 10 years of experience in logistics.",
+         "The user has 10 years of experience in logistics."),
+    ],
+)
+def test_what_the_user_eats_drives_and_looks_after_is_a_fact_even_when_short(
+    text: str, fact: str
+) -> None:
+    assert facts_of(text) == [fact]
+
+
 def test_labelled_assistant_turns_reach_the_precision_target() -> None:
     score = assistant_facts.score()
     assert score.turns >= 150

@@ -77,7 +77,9 @@ _PROFILE = re.compile(
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
-    r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for"
+    r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for|years of experience"
+    r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
+    r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
     r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
     r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
     r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
@@ -100,7 +102,8 @@ _EXPERIENCE = re.compile(
 _KIN = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
     r"|father|parents|son|daughter|kids|children|family|grandma|grandmother|grandpa"
-    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten)"
+    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten|baby|babies"
+    r"|toddler|newborn|twins)"
 )
 _RELATIONS = re.compile(
     rf"\bmy {_KIN}s?\b|\b(?:i|we) have (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"
