@@ -72,9 +72,10 @@ def test_statements_about_the_user_are_still_facts() -> None:
          "The user has a toddler and a newborn, so quiet hotels only."),
         ("Shorten my CV, I have 10 years of experience in logistics.",
          "The user has 10 years of experience in logistics."),
+        ("I always bike to work.", "The user always bikes to work."),
     ],
 )
-def test_what_the_user_eats_drives_and_looks_after_is_a_fact_even_when_short(
+def test_what_the_user_eats_drives_or_always_does_is_a_fact_even_when_short(
     text: str, fact: str
 ) -> None:
     assert facts_of(text) == [fact]

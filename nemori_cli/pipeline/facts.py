@@ -79,7 +79,7 @@ _PROFILE = re.compile(
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
     r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for|years of experience"
     r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
-    r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
+    r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b|(?:i|we) (?:always|never|often|rarely) \w+"
     r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
     r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
     r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
