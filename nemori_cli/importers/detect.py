@@ -26,7 +26,6 @@ from nemori_cli.importers import (
 )
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.payload import Payload
-from nemori_cli.importers.sqlite_file import is_sqlite
 from nemori_cli.models import Conversation
 
 _MODULES = (
@@ -78,7 +77,7 @@ def format_name(name: str | None) -> str | None:
 
 def plan(payload: Payload, forced: str | None = None) -> Plan:
     """Decide how to read a (non-zip) input; ImportFormatError when it cannot be read."""
-    if forced == llm_db.NAME or is_sqlite(payload.data[:16]):
+    if forced == llm_db.NAME or payload.is_sqlite():
         return _plan_database(payload, forced)
     payload.check_utf8()
     if payload.body_start() >= len(payload.data):

@@ -14,7 +14,7 @@ from nemori_cli.importers.llm_db_legacy import LegacyTables
 from nemori_cli.importers.llm_db_rows import Exchange
 from nemori_cli.importers.llm_db_store import MessageStore
 from nemori_cli.importers.payload import Payload
-from nemori_cli.importers.sqlite_file import column_names, connect, is_sqlite, table_names
+from nemori_cli.importers.sqlite_file import column_names, connect, table_names
 from nemori_cli.models import Conversation
 
 NAME = "llmdb"
@@ -49,7 +49,7 @@ class Generations:
 
 def check(payload: Payload) -> None:
     """Raise the payload's one-line error unless it is an llm log database that can be read."""
-    if not is_sqlite(payload.data[:16]):
+    if not payload.is_sqlite():
         raise payload.error(_NOT_SQLITE)
     if not holds_log(payload):
         raise payload.error(_NOT_LLM)
@@ -71,10 +71,11 @@ def may_be_log(path: str) -> bool:
             head = fh.read(100)
     except OSError:
         return False
-    if not is_sqlite(head):
+    payload = Payload(path, head, path, disk=path)
+    if not payload.is_sqlite():
         return False
     try:
-        return holds_log(Payload(path, head, path, disk=path))
+        return holds_log(payload)
     except ImportFormatError:
         return True
 

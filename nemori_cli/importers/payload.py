@@ -19,8 +19,6 @@ from nemori_cli.errors import ImportFormatError
 from nemori_cli.importers.base import display
 from nemori_cli.importers.jsonstream import array_spans
 
-SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database
-
 # Documents larger than this are not parsed whole: a top-level array is read one element at a
 # time, so memory stays near the size of the file instead of several times it.
 BIG = 32 * 1024 * 1024
@@ -110,7 +108,7 @@ class Payload:
         """
         digest = hashlib.sha256(self.data)
         forget_pages(self.data)
-        if self.disk is not None and bytes(self.data[:16]) == SQLITE_MAGIC:
+        if self.disk is not None and self.is_sqlite():
             with contextlib.suppress(OSError), open(self.disk + "-wal", "rb") as wal:
                 digest.update(wal.read())
         return digest.hexdigest()
@@ -118,6 +116,10 @@ class Payload:
     def is_zip(self) -> bool:
         """Tell whether the bytes are a zip archive."""
         return bytes(self.data[:4]) in (b"PK\x03\x04", b"PK\x05\x06")
+
+    def is_sqlite(self) -> bool:
+        """Tell whether the bytes are a SQLite database."""
+        return bytes(self.data[:16]) == b"SQLite format 3\x00"
 
     def check_utf8(self) -> None:
         """Raise unless the bytes are UTF-8 text."""

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from nemori_cli.importers.payload import SQLITE_MAGIC as MAGIC
 from nemori_cli.importers.payload import Payload
 
 EXTENSIONS = (".db", ".sqlite", ".sqlite3")
@@ -22,11 +21,6 @@ _PROBLEMS = {
     "SQLITE_NOTADB": "not a readable SQLite database (file is not a database)",
     "SQLITE_CORRUPT": "the SQLite database is damaged or truncated (disk image is malformed)",
 }
-
-
-def is_sqlite(head: bytes) -> bool:
-    """Tell from a file's first bytes whether it is a SQLite database."""
-    return bytes(head[: len(MAGIC)]) == MAGIC
 
 
 def problem(exc: sqlite3.Error) -> str:
