@@ -8,9 +8,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from nemori_cli.errors import UsageError
+
 Kind = Literal["episode", "fact"]
 KINDS: tuple[Kind, ...] = ("episode", "fact")
 CATEGORIES = ("user_profile", "experience", "knowledge", "other")
+
+
+def check_category(value: str | None) -> str | None:
+    """Reject a fact category that does not exist (a usage error listing the ones that do)."""
+    if value is not None and value not in CATEGORIES:
+        raise UsageError(f"unknown category {value!r}: use one of {', '.join(CATEGORIES)}")
+    return value
 
 
 def utcnow() -> datetime:

@@ -68,10 +68,7 @@ def reader(ctx: typer.Context) -> Memory:
 
 
 def check_category(value: str | None) -> str | None:
-    """Reject a fact category that does not exist (a usage error listing the ones that do)."""
-    from nemori_cli.errors import UsageError
-    from nemori_cli.models import CATEGORIES
+    """Reject a fact category that does not exist, as an option's callback (models loaded late)."""
+    from nemori_cli.models import check_category as checked
 
-    if value is not None and value not in CATEGORIES:
-        raise UsageError(f"unknown category {value!r}: use one of {', '.join(CATEGORIES)}")
-    return value
+    return checked(value)

@@ -9,7 +9,7 @@ import orjson
 
 from nemori_cli.errors import UsageError
 from nemori_cli.importers import open_bytes
-from nemori_cli.models import CATEGORIES, to_iso, utcnow
+from nemori_cli.models import check_category, to_iso, utcnow
 from nemori_cli.ops.ingest import IngestRun
 from nemori_cli.ops.run_summary import IngestSummary
 from nemori_cli.parts import Parts
@@ -67,8 +67,7 @@ def add_note(
     """
     if not text.strip():
         raise UsageError("the note is empty")
-    if category is not None and category not in CATEGORIES:
-        raise UsageError(f"unknown category {category!r}: use one of {', '.join(CATEGORIES)}")
+    check_category(category)
     message = {"role": "user", "content": text.strip(), "timestamp": to_iso(utcnow())}
     data = orjson.dumps({"messages": [message]})
     source = open_bytes(data, format="nemori", strict=False)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from nemori_cli.errors import NotFound, UsageError
 from nemori_cli.indexing import index_records
-from nemori_cli.models import CATEGORIES, Fact, utcnow, with_time
+from nemori_cli.models import Fact, check_category, utcnow, with_time
 from nemori_cli.parts import Parts
 from nemori_cli.pipeline.facts import fact_id
 from nemori_cli.pipeline.rewrite import has_first_person, to_third_person
@@ -32,8 +32,7 @@ def correct_fact(
     content = " ".join(content.split()) if content is not None else None
     if content == "":
         raise UsageError("the corrected fact is empty")
-    if category is not None and category not in CATEGORIES:
-        raise UsageError(f"unknown category {category!r}: use one of {', '.join(CATEGORIES)}")
+    check_category(category)
     uid = parts.user_id(user)
     facts = parts.repo(uid).facts.lookup()
     if fid not in facts:
