@@ -339,8 +339,7 @@ class IngestRun:
         self._touched_kinds.update({"fact", "episode"})
         self.summary.facts += len(new)
         self.summary.merged += len(merges)
-        stored_ids = [*self.summary.fact_ids, *(f.id for f in new), *(t for t, _ in merges)]
-        self.summary.fact_ids = list(dict.fromkeys(stored_ids))  # once each, across batches
+        self.summary.fact_ids.update(dict.fromkeys([*(f.id for f in new), *(t for t, _ in merges)]))
         self.summary.superseded += len(superseded)
 
     def _changed_values(

@@ -28,8 +28,9 @@ class IngestSummary:
     llm_stopped: str | None = None  # why the LLM was no longer called (circuit breaker)
     usage: Usage = Usage()
     seconds: float = 0.0
-    # the facts this run stored or folded a repeat into (not in to_dict: an archive has many)
-    fact_ids: list[str] = field(default_factory=list)
+    # the facts this run stored or folded a repeat into, in order, each once (a dict as an
+    # ordered set); not in to_dict: an archive has many
+    fact_ids: dict[str, None] = field(default_factory=dict)
 
     def count_extraction(self, made_by: str, reason: str | None) -> None:
         """Count one extracted episode by who made it."""
