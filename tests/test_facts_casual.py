@@ -49,10 +49,11 @@ def test_lower_case_typing_gives_the_same_facts() -> None:
 
 
 def test_what_the_user_asks_for_yields_its_place_to_what_they_say_of_themself() -> None:
-    said = ("I moved to Berlin last year. My sister lives in Munich. "
+    said = ("I moved to Berlin last year. My sister lives in Munich. I work as a nurse. "
             "Can you suggest a weekend trip between the two cities?")
     assert facts_of(said) == [
-        "The user moved to Berlin last year.", "The user's sister lives in Munich."
+        "The user moved to Berlin last year.", "The user's sister lives in Munich.",
+        "The user works as a nurse.",
     ]
     assert facts_of("Can you suggest a vegetarian restaurant near the office?") == [
         "The user is looking for a vegetarian restaurant near the office."

@@ -177,33 +177,63 @@ def test_speaker_roles_other_than_user_are_people() -> None:
     ]
 
 
-def test_at_most_two_facts_per_message_and_the_strongest_win() -> None:
+def test_at_most_three_facts_per_message_and_the_strongest_win() -> None:
     content = (
         "I'm vegetarian and I'm allergic to peanuts. I usually go hiking in September. "
-        "I had a sandwich. I live in Berlin with my partner Jonas."
+        "I had a sandwich. I live in Berlin with my partner Jonas. I teach piano at the school."
     )
     facts = said(content)
-    assert len(facts) == 2
+    assert len(facts) == 3
     assert "The user had a sandwich." not in facts
 
 
 def test_an_intention_said_in_passing_gives_way_to_what_happened() -> None:
     content = (
         "I repainted the old shed in the garden. I'll keep an eye on the old wooden shed in "
-        "the garden. I started a new job at the bakery."
+        "the garden. I started a new job at the bakery. I adopted a puppy from the shelter."
     )
     assert said(content, "Jon") == [
-        "Jon repainted the old shed in the garden.", "Jon started a new job at the bakery."
+        "Jon repainted the old shed in the garden.", "Jon started a new job at the bakery.",
+        "Jon adopted a puppy from the shelter.",
     ]
 
 
 def test_a_statement_about_someone_unnamed_gives_way_to_one_that_stands_alone() -> None:
     content = (
         "I picked them up from the old station downtown. I started a new job at the bakery. "
-        "I repainted the old wooden shed in the garden."
+        "I repainted the old wooden shed in the garden. I adopted a puppy from the shelter."
     )
     assert said(content, "Jon") == [
-        "Jon started a new job at the bakery.", "Jon repainted the old wooden shed in the garden."
+        "Jon started a new job at the bakery.", "Jon repainted the old wooden shed in the garden.",
+        "Jon adopted a puppy from the shelter.",
+    ]
+
+
+def test_a_statement_that_names_a_place_or_a_time_outranks_a_plainer_one() -> None:
+    content = (
+        "I baked bread with my kids. I went hiking with my brother. I painted a mural in Lisbon. "
+        "I ran a half marathon yesterday."
+    )
+    assert said(content, "Jon") == [
+        "Jon baked bread with Jon's kids.", "Jon painted a mural in Lisbon.",
+        "Jon ran a half marathon (7 May 2023).",
+    ]
+
+
+def test_a_statement_about_things_it_points_at_but_does_not_name_is_no_fact() -> None:
+    assert said("I painted those for the fair. I painted a mural in Lisbon.", "Jon") == [
+        "Jon painted a mural in Lisbon."
+    ]
+
+
+def test_talk_about_the_conversation_itself_is_left_out_of_a_fact() -> None:
+    content = (
+        "Things have been great since we last talked - I've been focusing on school and "
+        "reading a bunch of fantasy books. Crazy stuff has been happening since we last chatted."
+    )
+    assert said(content, "Tim") == [
+        "Things have been great - Tim has been focusing on school and reading a bunch of "
+        "fantasy books."
     ]
 
 

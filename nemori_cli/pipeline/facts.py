@@ -61,9 +61,33 @@ _NO_FACT = re.compile(
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
 # "he", "them": someone the sentence does not name, so the fact says less on its own
 _UNRESOLVED = re.compile(r"\b(?:he|she|him|her|they|them|they're)\b", re.IGNORECASE)
-PRONOUN_PENALTY = 1.0
-MAX_PER_MESSAGE = 2
-MIN_SCORE = 3.0
+# "it", "this": a thing the sentence does not name ("this weekend" is a time, not a thing)
+_IT = re.compile(r"\b(?:it|it's)\b", re.IGNORECASE)
+_DEMONSTRATIVE = re.compile(
+    r"\b(?:this|that|these|those)\b(?! (?:week|weekend|month|year|morning|afternoon|evening"
+    r"|summer|winter|spring|fall|autumn|time)\b)",
+    re.IGNORECASE,
+)
+# "I realized that ...": a "that" opening a clause points at nothing
+_THAT_CLAUSE = re.compile(
+    r"\b(?:realiz\w*|learn\w*|know|knew|think|thought|found|believe\w*|said|say|so|sure|now"
+    r"|glad|hope\w*|feel|felt|mean\w*|such) that\b",
+    re.IGNORECASE,
+)
+# a capitalised word inside the sentence: a person, place or title a search can find
+_NAMED = re.compile(r"(?<=[\w,;:] )(?!I\b|I'\w+)[A-Z][a-z]+")
+# Salience weights, fitted on LoCoMo's tuning samples (bench/locomo_facts.py): a name or a
+# date makes a fact stand alone; a pronoun, an intention or a bare category says less.
+PRONOUN_PENALTY = 1.5
+INTENT_PENALTY = 2.0
+IT_PENALTY = 0.5
+DEMONSTRATIVE_PENALTY = 1.0
+NAMED_BONUS = 1.5
+DATED_BONUS = 1.5
+SHORT_PERSONAL_BONUS = 1.0
+CATEGORY_BONUS = {"user_profile": 0.5, "other": 0.0, "experience": -0.3, "knowledge": -0.3}
+MAX_PER_MESSAGE = 3
+MIN_SCORE = 2.1
 # "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
 _INTENT = re.compile(
     r"\b(?:i'll|we'll|i will|we will|i'm gonna|we're gonna|i'm going to|we're going to"
@@ -117,6 +141,15 @@ _REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them
                        re.IGNORECASE)
 
 
+# "since we last talked", "last time we chatted": the conversation itself, not a fact
+_SINCE_WE_TALKED = re.compile(
+    r",?\s*\b(?:(?:ever )?since|(?:the )?last time) (?:we|i) (?:last )?(?:talked|chatted|chats?"
+    r"|spoke|caught up|saw each ?other)\b"
+    r"|,?\s*\bsince (?:my|our) last (?:chat|talk|conversation)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Statement:
     """One qualifying sentence and what it says about its speaker."""
@@ -163,7 +196,7 @@ def short_but_personal(sentence: str) -> bool:
     )
 
 
-def salience(sentence: str, category: str) -> float:
+def salience(sentence: str, category: str, dated: bool = False) -> float:
     """Score how likely a qualifying sentence is a lasting fact about its speaker."""
     score = min(len(content_words(sentence)), 8) / 2
     first = SPEAKER.search(sentence)
@@ -172,10 +205,20 @@ def salience(sentence: str, category: str) -> float:
     if _WEAK_START.match(sentence):
         score -= 1.0
     if _INTENT.search(sentence):
-        score -= 1.0
+        score -= INTENT_PENALTY
     if _UNRESOLVED.search(sentence):
         score -= PRONOUN_PENALTY
-    return score + {"user_profile": 1.5, "other": 0.0}.get(category, 0.5)
+    if _IT.search(sentence):
+        score -= IT_PENALTY
+    if _DEMONSTRATIVE.search(_THAT_CLAUSE.sub("", sentence)):
+        score -= DEMONSTRATIVE_PENALTY
+    if _NAMED.search(sentence):
+        score += NAMED_BONUS
+    if dated:
+        score += DATED_BONUS
+    if short_but_personal(sentence):  # "I'm vegetarian.": few words, all about the speaker
+        score += SHORT_PERSONAL_BONUS
+    return score + CATEGORY_BONUS[category]
 
 
 def categorize(sentence: str) -> tuple[str, float]:
@@ -201,17 +244,18 @@ def statements(
     sentences = attach_dangling(split_sentences(with_apostrophes(message.content)))
     for raw, wish in clauses_of(sentences, to_assistant):
         sentence = strip_interjections(raw, names)
-        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
+        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)
+        sentence = _SINCE_WE_TALKED.sub("", sentence).strip()
         sentence = restore_subject(without_addressee(sentence))
         if not qualifies(sentence):
             continue
         category, confidence = categorize(normalise_quotes(sentence))
-        score = salience(sentence, category)
-        if score < MIN_SCORE:
-            continue
         spoken = plain_words(drop_intensifiers(sentence))
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
         text, when = split_dates(undated, message.timestamp)
+        score = salience(sentence, category, dated=when is not None)
+        if score < MIN_SCORE:
+            continue
         text = re.sub(r"!+$", ".", text)
         if text[-1:] not in {".", "\""}:
             text += "."
