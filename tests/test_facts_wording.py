@@ -23,8 +23,9 @@ def said(content: str, name: str | None = None) -> list[str]:
     [
         ("I took my fam camping in the mountains.", "Melanie",
          "Melanie took Melanie's family camping in the mountains."),
-        ("I'm gonna continue my edu and check out career options.", "Caroline",
-         "Caroline is going to continue Caroline's education and check out career options."),
+        ("I'm gonna continue my edu in Boston and check out career options.", "Caroline",
+         "Caroline is going to continue Caroline's education in Boston and check out career"
+         " options."),
         ("Blue is my fave color, it makes me feel relaxed.", "Caroline",
          "Blue is Caroline's favorite color, it makes Caroline feel relaxed."),
         ("I wanna frame this pic of my bday party lol", "Jon",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Conversation, Episode, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import annotate_dates, fmt_date, replace_dates
-from nemori_cli.pipeline.facts import content_words, is_human, statements
+from nemori_cli.pipeline.facts import is_human, statements
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
@@ -17,6 +17,7 @@ from nemori_cli.pipeline.rewrite import (
     strip_interjections,
     word_set,
 )
+from nemori_cli.pipeline.salience import content_words
 from nemori_cli.pipeline.titles import meaningful
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from nemori_cli.models import CATEGORIES, Conversation, Episode, Fact, Message, utcnow
 from nemori_cli.pipeline.base import Extraction, Extractor
-from nemori_cli.pipeline.facts import categorize, fact_id
+from nemori_cli.pipeline.facts import fact_id
+from nemori_cli.pipeline.salience import categorize
 
 
 class NoteExtractor:

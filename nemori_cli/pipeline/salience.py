@@ -1,0 +1,153 @@
+"""How likely a first-person sentence is a lasting fact about its speaker, and its category."""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.pipeline.clauses import SPEAKER
+from nemori_cli.pipeline.rewrite import word_set
+
+_STOPWORDS = word_set(
+    "i me my mine myself we us our ours you your it its it's this that these those a an the and "
+    "or but so to of in on at for with as is am are was were be been being have has had do does "
+    "did not no yes just really very so too also still much more most some any all what which "
+    "who when where why how there here then than now get got can could will would should may "
+    "might must i'm i've i'd i'll we're we've don't didn't can't won't that's it's lot lots "
+    "thing things stuff something anything everything one ones way like feel felt make made "
+    "going go gonna wanna know think thought sure good great nice awesome amazing cool glad "
+    "happy sorry thanks thank love totally definitely always"
+)
+_WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
+# "he", "them": someone the sentence does not name, so the fact says less on its own
+_UNRESOLVED = re.compile(r"\b(?:he|she|him|her|they|them|they're)\b", re.IGNORECASE)
+# "it", "this": a thing the sentence does not name ("this weekend" is a time, not a thing)
+_IT = re.compile(r"\b(?:it|it's)\b", re.IGNORECASE)
+_DEMONSTRATIVE = re.compile(
+    r"\b(?:this|that|these|those)\b(?! (?:week|weekend|month|year|morning|afternoon|evening"
+    r"|summer|winter|spring|fall|autumn|time)\b)",
+    re.IGNORECASE,
+)
+# "I realized that ...": a "that" opening a clause points at nothing
+_THAT_CLAUSE = re.compile(
+    r"\b(?:realiz\w*|learn\w*|know|knew|think|thought|found|believe\w*|said|say|so|sure|now"
+    r"|glad|hope\w*|feel|felt|mean\w*|such) that\b",
+    re.IGNORECASE,
+)
+# a capitalised word inside the sentence: a person, place or title a search can find
+_NAMED = re.compile(r"(?<=[\w,;:] )(?!I\b|I'\w+)[A-Z][a-z]+")
+# Salience weights, fitted on LoCoMo's tuning samples (bench/locomo_facts.py): a name or a
+# date makes a fact stand alone; a pronoun, an intention or a bare category says less.
+PRONOUN_PENALTY = 1.5
+INTENT_PENALTY = 2.0
+IT_PENALTY = 0.5
+DEMONSTRATIVE_PENALTY = 1.0
+NAMED_BONUS = 1.5
+DATED_BONUS = 1.5
+SHORT_PERSONAL_BONUS = 1.0
+CATEGORY_BONUS = {"user_profile": 0.5, "other": 0.0, "experience": -0.3, "knowledge": -0.3}
+# "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
+_INTENT = re.compile(
+    r"\b(?:i'll|we'll|i will|we will|i'm gonna|we're gonna|i'm going to|we're going to"
+    r"|i might|i may)\b",
+    re.IGNORECASE,
+)
+
+_PROFILE = re.compile(
+    r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
+    r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
+    r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
+    r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
+    r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
+    r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for|years of experience"
+    r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
+    r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b|(?:i|we) (?:always|never|often|rarely) \w+"
+    r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
+    r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
+    r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
+    r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday))",
+    re.IGNORECASE,
+)
+_KNOWLEDGE = re.compile(
+    r"\b(?:learn\w*|studi\w*|study|know how|taught|teach\w*|skill\w*|realiz\w*|found out"
+    r"|discovered|understand|figured out|read (?:that|about)|course|degree|certif\w*|fluent"
+    r"|speak \w+|program\w*|coding|code)\b",
+    re.IGNORECASE,
+)
+_EXPERIENCE = re.compile(
+    r"\b(?:went|visited|attended|travell?ed|took|did|got|saw|met|made|ran|won|joined|started"
+    r"|finished|bought|tried|played|hiked|climbed|watched|celebrated|participated|volunteered"
+    r"|adopted|painted|wrote|built|had|was|were|\w+ed|going to|planning|plan to|will|trip"
+    r"|on \d{1,2} \w+ \d{4}|in \d{4})\b",
+    re.IGNORECASE,
+)
+_KIN = (
+    r"(?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
+    r"|father|parents|son|daughter|kids|children|family|grandma|grandmother|grandpa"
+    r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten|baby|babies"
+    r"|toddler|newborn|twins)"
+)
+_RELATIONS = re.compile(
+    rf"\bmy {_KIN}s?\b|\b(?:i|we) have (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"
+    r"(?:s|ren)?\b",
+    re.IGNORECASE,
+)
+MAX_SHORT_WORDS = 5
+_OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
+# "I love that idea", "I like this one": a reaction to what was just said, not a taste
+_REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)\b",
+                       re.IGNORECASE)
+
+
+def content_words(sentence: str) -> list[str]:
+    words = re.findall(r"[a-z][a-z']+", sentence.lower())
+    return [w for w in words if w not in _STOPWORDS and len(w) > 2]
+
+
+def short_but_personal(sentence: str) -> bool:
+    """A short sentence whose subject is the speaker's life: "I'm vegetarian.", "My daughter
+    is 5.", "I hate cilantro." (not "I love that idea", nor "One of my favorites")."""
+    return (
+        len(sentence.split()) <= MAX_SHORT_WORDS
+        and bool(_OWN_START.match(sentence))
+        and bool(_PROFILE.search(sentence) or _RELATIONS.search(sentence))
+        and bool(content_words(sentence))
+        and not _REACTION.match(sentence)
+    )
+
+
+def salience(sentence: str, category: str, dated: bool = False) -> float:
+    """Score how likely a qualifying sentence is a lasting fact about its speaker."""
+    score = min(len(content_words(sentence)), 8) / 2
+    first = SPEAKER.search(sentence)
+    if first and len(sentence[: first.start()].split()) <= 2:
+        score += 1.0
+    if _WEAK_START.match(sentence):
+        score -= 1.0
+    if _INTENT.search(sentence):
+        score -= INTENT_PENALTY
+    if _UNRESOLVED.search(sentence):
+        score -= PRONOUN_PENALTY
+    if _IT.search(sentence):
+        score -= IT_PENALTY
+    if _DEMONSTRATIVE.search(_THAT_CLAUSE.sub("", sentence)):
+        score -= DEMONSTRATIVE_PENALTY
+    if _NAMED.search(sentence):
+        score += NAMED_BONUS
+    if dated:
+        score += DATED_BONUS
+    if short_but_personal(sentence):  # "I'm vegetarian.": few words, all about the speaker
+        score += SHORT_PERSONAL_BONUS
+    return score + CATEGORY_BONUS[category]
+
+
+def categorize(sentence: str) -> tuple[str, float]:
+    """Guess the category of a first-person sentence, with a confidence."""
+    if _PROFILE.search(sentence):
+        return "user_profile", 0.7
+    if _KNOWLEDGE.search(sentence):
+        return "knowledge", 0.6
+    if _EXPERIENCE.search(sentence):
+        return "experience", 0.6
+    if _RELATIONS.search(sentence):
+        return "user_profile", 0.6
+    return "other", 0.5
