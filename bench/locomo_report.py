@@ -8,6 +8,7 @@ from typing import Any
 import locomo_facts_round
 import locomo_facts_round8
 import locomo_facts_round12
+import locomo_facts_round19
 import locomo_round5
 import locomo_round7
 import locomo_round9
@@ -149,6 +150,8 @@ ROUND3 = [
     *locomo_round16.LINES,
     "",
     *locomo_round17.LINES,
+    "",
+    *locomo_facts_round19.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

@@ -35,8 +35,8 @@ _THAT_CLAUSE = re.compile(
 )
 # a capitalised word inside the sentence: a person, place or title a search can find
 _NAMED = re.compile(r"(?<=[\w,;:] )(?!I\b|I'\w+)[A-Z][a-z]+")
-# Salience weights, fitted on LoCoMo's tuning samples (bench/locomo_facts.py): a name or a
-# date makes a fact stand alone; a pronoun, an intention or a bare category says less.
+# Salience weights, fitted on LoCoMo's tuning samples (bench/locomo_facts_fit.py): a name or
+# a date makes a fact stand alone; a pronoun, an intention or a bare category says less.
 PRONOUN_PENALTY = 1.5
 INTENT_PENALTY = 2.0
 IT_PENALTY = 0.5
@@ -51,7 +51,6 @@ _INTENT = re.compile(
     r"|i might|i may)\b",
     re.IGNORECASE,
 )
-
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
@@ -99,6 +98,7 @@ _REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them
 
 
 def content_words(sentence: str) -> list[str]:
+    """The words of a sentence that say something (no stopwords, no filler)."""
     words = re.findall(r"[a-z][a-z']+", sentence.lower())
     return [w for w in words if w not in _STOPWORDS and len(w) > 2]
 
