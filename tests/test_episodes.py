@@ -193,6 +193,50 @@ def test_relative_dates(text: str, annotated: str, replaced: str) -> None:
     assert replace_dates(text, MAY8) == replaced
 
 
+@pytest.mark.parametrize(
+    ("text", "replaced"),
+    [
+        ("I've had them for 3 years now.", "I've had them since 2020."),
+        ("We've been married for ten years.", "We've been married since 2013."),
+        ("She's worked at the bank for 6 months.", "She's worked at the bank since November 2022."),
+        ("I haven't played for two weeks.", "I haven't played since 24 April 2023."),
+        ("I've travelled a lot over the past 3 years.", "I've travelled a lot since 2020."),
+        ("Seven years now, and I still paint.", "Since 2016, and I still paint."),
+        # a time that ended before the message, or is to come, is no start
+        ("I lived in Paris for 3 years.", "I lived in Paris for 3 years."),
+        ("I had been working there for 3 years when it closed.",
+         "I had been working there for 3 years when it closed."),
+        ("I'm going away for a week.", "I'm going away for a week."),
+        ("I have to wait for 2 weeks.", "I have to wait for 2 weeks."),
+    ],
+)
+def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: str) -> None:
+    """"for three years now" read a year later is wrong; "since 2020" stays true."""
+    assert replace_dates(text, MAY8) == replaced
+    assert split_dates(text, MAY8) == (replaced, None)  # the statement needs it
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [  # 8 May 2023 is a Monday
+        ("I won my first tournament on Friday!", ("I won my first tournament!", "5 May 2023")),
+        ("On Saturday, I finally finished the quilt.", ("I finally finished the quilt.",
+                                                       "6 May 2023")),
+        ("I'll bring the cake on Friday.", ("I'll bring the cake.", "12 May 2023")),
+        # the verbs do not say which Friday, or the day is the message's own
+        ("I have an interview on Friday, can you help?",
+         ("I have an interview on Friday, can you help?", None)),
+        ("I'm so excited for the party on Saturday.",
+         ("I'm so excited for the party on Saturday.", None)),
+        ("We went hiking on Monday.", ("We went hiking on Monday.", None)),
+    ],
+)
+def test_a_bare_weekday_is_read_by_the_tense_it_is_told_in(
+    text: str, split: tuple[str, str | None]
+) -> None:
+    assert split_dates(text, MAY8) == split
+
+
 def test_quoted_words_are_kept_and_dates_noted_after_them() -> None:
     """Issue 16 item 9: a narrative quotes each message as it was said."""
     line = "Hello! How can I assist you today?"

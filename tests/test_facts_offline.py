@@ -173,7 +173,7 @@ def test_non_human_roles_make_no_facts(role: str) -> None:
 
 def test_speaker_roles_other_than_user_are_people() -> None:
     assert said("I have lived in Lisbon for three years now.", "Ana", role="friend") == [
-        "Ana has lived in Lisbon for three years now."
+        "Ana has lived in Lisbon since 2020."  # "for three years now", said in 2023
     ]
 
 

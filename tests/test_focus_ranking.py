@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 import numpy as np
 
 from nemori_cli.models import Conversation, Fact, Message, utcnow
-from nemori_cli.pipeline.dates import named_period
 from nemori_cli.pipeline.episodes import build_episode
+from nemori_cli.pipeline.named_dates import named_period
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import to_hit
 from nemori_cli.search.questions import asks_when, says_when

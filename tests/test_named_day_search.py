@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nemori_cli.memory import Memory
-from nemori_cli.pipeline.dates import named_span
+from nemori_cli.pipeline.named_dates import named_span
 from nemori_cli.search.periods import query_period
 
 START = datetime(2024, 1, 1, 20, 0, tzinfo=UTC)

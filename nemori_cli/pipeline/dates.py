@@ -98,6 +98,46 @@ def _weekday(m: re.Match[str], ref: date) -> tuple[str, str]:
     return f"the {m['day'].capitalize()} {word} {fmt_date(ref)}", "on"
 
 
+_FUTURE = re.compile(
+    r"'ll\b|\b(?:will|won't|shall|going to|gonna|plan|planning|can't wait|hope|hoping"
+    r"|looking forward|next)\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|had|did|went|got|won|made|saw|met|took|came|ran|bought|found|gave|told"
+    r"|said|felt|left|began|wrote|heard|brought|thought|sent|spent|lost|sold|became|drove|flew"
+    r"|ate|sang|swam|caught|taught|chose|broke|forgot|\w{2,}ed)\b",
+    re.IGNORECASE,
+)
+# "so excited", "I'm interested": a word in -ed after these describes, it does not tell
+_STATE = {"am", "'m", "is", "'s", "are", "'re", "be", "been", "so", "very", "really", "super",
+          "pretty", "too", "feel", "feeling", "get", "getting"}
+
+
+def _told_as(sentence: str) -> str | None:
+    """"past" or "future" when a sentence's verbs say which alone, else None."""
+    future = bool(_FUTURE.search(sentence))
+    past = any(
+        not m[0].lower().endswith("ed")
+        or sentence[: m.start()].split()[-1:] not in ([w] for w in _STATE)
+        for m in _PAST.finditer(sentence.replace("\u2019", "'"))
+    )
+    return "future" if future and not past else "past" if past and not future else None
+
+
+def _on_weekday(m: re.Match[str], ref: date) -> tuple[str, str] | None:
+    """"I won on Friday" -> 5 January 2024, the Friday before the message (the one
+    after it when the sentence tells of what will be); None when its verbs do not say."""
+    start = max(m.string.rfind(c, 0, m.start()) for c in ".!?") + 1
+    ends = [i for i in (m.string.find(c, m.end()) for c in ".!?") if i >= 0]
+    told = _told_as(m.string[start : min(ends, default=len(m.string))])
+    gap = (ref.weekday() - WEEKDAYS.index(m["day"].lower())) % 7
+    if told is None or gap == 0:
+        return None
+    day = ref - timedelta(days=gap) if told == "past" else ref + timedelta(days=7 - gap)
+    return fmt_date(day), "on"
+
+
 def _period(m: re.Match[str], ref: date) -> tuple[str, str]:
     which, unit = m["which"].lower(), m["unit"].lower()
     if unit == "year":
@@ -117,6 +157,29 @@ def _season(m: re.Match[str], ref: date) -> tuple[str, str]:
     return f"{season} {_season_year(ref, season, m['which'].lower())}", "in"
 
 
+# "have/has ... been", "'ve had", "'s worked": a state that still holds, so "for three
+# years" counts back from the message ("I had lived there for years" tells of another time)
+_PERFECT = re.compile(
+    r"(?:\b(?:have|has)|'ve|'s)(?:n't)?(?:\s+(?:not|never|always|just|also|really|only|now))?\s+"
+    r"(?:been|had|known|done|taught|run|kept|owned|grown|worn|\w+ed)\b|^\W*been\b",
+    re.IGNORECASE,
+)
+
+
+def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
+    """A time that lasts until the message: "for three years now" -> "since 2020"."""
+    n, unit = count_of(m["n"]), m["unit"].lower()
+    clause = re.split(r"[.!?;]", m.string[: m.start()])[-1]
+    if n is None or not (m["now"] or _PERFECT.search(clause)):
+        return None
+    if unit == "year":
+        return f"since {ref.year - n}", ""
+    if unit == "month":
+        return f"since {fmt_month(add_months(ref, -n))}", ""
+    days = n * (7 if unit == "week" else 1)
+    return f"since {fmt_date(ref - timedelta(days=days))}", ""
+
+
 def _fixed(days: int) -> Resolver:
     return lambda m, ref: (fmt_date(ref + timedelta(days=days)), "on")
 
@@ -133,9 +196,14 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (r"\bthis (?:morning|afternoon|evening)\b", _fixed(0)),
         (r"\btomorrow\b", _fixed(1)),
         (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
+        (rf"\b(?:for|over|in|during) the (?:past|last) (?P<n>{_NUM}) (?P<unit>day|week|month"
+         r"|year)s?(?P<now> now)?\b", _since),
+        (rf"\bfor (?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)?\b", _since),
+        (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)\b", _since),
         (r"\b(?:a few|few|several) (?P<unit>day|week)s ago\b", _few_ago),
         (r"\bthe other day\b", lambda m, ref: (f"a few days before {fmt_date(ref)}", "")),
         (rf"\b(?P<which>last|this past|next) (?P<day>{_DAYS})\b", _weekday),
+        (rf"(?<=\bon )(?P<day>{_DAYS})\b", _on_weekday),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
     )
@@ -217,6 +285,7 @@ def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | Non
         before = text[last:start]
         previous = re.search(r"(\w+)\s*$", before)
         needed = previous is not None and previous.group(1).lower() in PREPOSITIONS
+        needed = needed or phrase.startswith("since ")  # "has lived there since 2020"
         if needed or DATE_AS_SUBJECT.match(text[end:]):
             return replace_dates(text, when), None
         out.append(re.sub(r"\s*\b(?:on|in|at|during)\s*$", "", before, flags=re.I))
@@ -232,111 +301,3 @@ def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | Non
         rest = rest[:1].upper() + rest[1:]
     return rest, "; ".join(dict.fromkeys(times))
 
-
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-_MONTH_NAME = "(?:" + "|".join(MONTHS) + ")"
-_MONTH = f"(?P<month>{_MONTH_NAME})"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r",? (?P<year>\d{4})\b"
-_DAY_FIRST = re.compile(rf"\b{_DAY} {_MONTH}{_YEAR}", re.I)
-_MONTH_FIRST = re.compile(rf"\b{_MONTH} {_DAY}{_YEAR}", re.I)
-_MONTH_YEAR = re.compile(rf"\b{_MONTH}{_YEAR}", re.I)
-_MONTH_ONLY = re.compile(rf"\b(?:in|during|of|last|this) {_MONTH}\b", re.I)
-TALKED_AFTER = timedelta(days=7)  # an event of a month is often told in the days after it
-NAMED_DAYS = 9  # a named time this short (a day, a few days) is a day's, not a month's
-_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
-_POINT = rf"(?:{_ORDINAL} {_MONTH_NAME}|{_MONTH_NAME}(?: {_ORDINAL})?)"
-_RANGE = re.compile(
-    rf"\b(?:between|from) (?P<start>{_POINT}(?:,? \d{{4}})?|{_ORDINAL})"
-    rf" (?:and|to|until|till|through) (?P<end>{_POINT}(?:,? \d{{4}})?)\b",
-    re.I,
-)
-_YEAR_AT_END = re.compile(r",? (\d{4})$")
-
-
-def named_period(text: str) -> Callable[[date], bool] | None:
-    """Whether a day falls in the time a question names ("on 3 June, 2023", "in May 2023").
-
-    A named day matches itself and its neighbours; a month also matches the week after it,
-    when people tell each other about it; a month without a year matches it in any year.
-    A range ("between August 11 and August 15, 2023") matches its days and the week after.
-    None when the text names no day or month.
-    """
-    if span := named_span(text):
-        first, last = span
-        return lambda d: first <= d <= last
-    for m in _MONTH_ONLY.finditer(text):
-        if m["month"] == "may":  # lower-case "this may be" is the verb; "in May" the month
-            continue
-        month = MONTHS.index(m["month"].lower()) + 1
-        return lambda d: (
-            d.month == month or (d.month == month % 12 + 1 and d.day <= TALKED_AFTER.days)
-        )
-    return None
-
-
-def named_span(text: str) -> tuple[date, date] | None:
-    """The first and last day of the dated time a question names, as `named_period` reads
-    it; None when it names none, or only a month of any year."""
-    if (m := _RANGE.search(text)) and (span := _range_days(m["start"], m["end"])):
-        first, last = span
-        return first, last + TALKED_AFTER
-    for pattern in (_DAY_FIRST, _MONTH_FIRST):
-        if m := pattern.search(text):
-            try:
-                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
-            except ValueError:
-                continue
-            return day - timedelta(days=1), day + timedelta(days=1)
-    if m := _MONTH_YEAR.search(text):
-        start = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
-        return start, add_months(start, 1) + TALKED_AFTER - timedelta(days=1)
-    return None
-
-
-def _range_days(start: str, end: str) -> tuple[date, date] | None:
-    """The first and last day of a range's two ends; the start may take the end's year, and
-    its month ("between 3 and 5 June 2023")."""
-    year = _YEAR_AT_END.search(end)
-    if year is None:
-        return None
-    if start[:1].isdigit() and not re.search(_MONTH_NAME, start, re.I):
-        day = re.match(r"\d+", start)
-        month = re.search(_MONTH_NAME, end, re.I)
-        if day is None or month is None:
-            return None
-        start = f"{day[0]} {month[0]}"
-    if _YEAR_AT_END.search(start) is None:
-        start = f"{start} {year[1]}"
-    first, last = _point_days(start), _point_days(end)
-    if first is None or last is None or last[1] < first[0]:
-        return None
-    return first[0], last[1]
-
-
-def _point_days(text: str) -> tuple[date, date] | None:
-    """The first and last day a named day or month stands for."""
-    for pattern in (_DAY_FIRST, _MONTH_FIRST):
-        if (m := pattern.fullmatch(text)) is not None:
-            try:
-                day = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
-            except ValueError:
-                return None
-            return day, day
-    if (m := _MONTH_YEAR.fullmatch(text)) is not None:
-        first = date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, 1)
-        return first, add_months(first, 1) - timedelta(days=1)
-    return None

@@ -8,16 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from nemori_cli.pipeline.dates import (
-    COUNT,
-    NAMED_DAYS,
-    TALKED_AFTER,
-    WEEKDAYS,
-    add_months,
-    count_of,
-    named_period,
-    named_span,
-)
+from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
+from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
 
 Span = tuple[date, date]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.dates import MONTHS, RULES
+from nemori_cli.pipeline.dates import RULES
+from nemori_cli.pipeline.named_dates import MONTHS
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|since when\b|how long ago\b|(?:in |on )?(?:what|which) (?:year|month|date"
