@@ -19,6 +19,7 @@ import locomo_round14
 import locomo_round15
 import locomo_round16
 import locomo_round17
+import locomo_round20
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -152,6 +153,8 @@ ROUND3 = [
     *locomo_round17.LINES,
     "",
     *locomo_facts_round19.LINES,
+    "",
+    *locomo_round20.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

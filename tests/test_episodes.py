@@ -228,6 +228,8 @@ def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: s
          ("I have an interview on Friday, can you help?", None)),
         ("I'm so excited for the party on Saturday.",
          ("I'm so excited for the party on Saturday.", None)),
+        ("I’m excited about the gig on Saturday.",
+         ("I’m excited about the gig on Saturday.", None)),
         ("We went hiking on Monday.", ("We went hiking on Monday.", None)),
     ],
 )

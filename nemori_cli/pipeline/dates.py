@@ -110,18 +110,24 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 # "so excited", "I'm interested": a word in -ed after these describes, it does not tell
-_STATE = {"am", "'m", "is", "'s", "are", "'re", "be", "been", "so", "very", "really", "super",
-          "pretty", "too", "feel", "feeling", "get", "getting"}
+_STATE = {"am", "is", "are", "be", "been", "so", "very", "really", "super", "pretty", "too",
+          "feel", "feeling", "get", "getting"}
+
+
+def _tells_past(sentence: str, m: re.Match[str]) -> bool:
+    """Whether a past-tense match is a verb, not an "-ed" word describing ("I'm excited")."""
+    before = sentence[: m.start()].split()
+    if not m[0].lower().endswith("ed") or not before:
+        return True
+    word = before[-1].lower()
+    return word not in _STATE and not word.endswith(("'m", "'s", "'re"))
 
 
 def _told_as(sentence: str) -> str | None:
     """"past" or "future" when a sentence's verbs say which alone, else None."""
+    sentence = sentence.replace("\u2019", "'")
     future = bool(_FUTURE.search(sentence))
-    past = any(
-        not m[0].lower().endswith("ed")
-        or sentence[: m.start()].split()[-1:] not in ([w] for w in _STATE)
-        for m in _PAST.finditer(sentence.replace("\u2019", "'"))
-    )
+    past = any(_tells_past(sentence, m) for m in _PAST.finditer(sentence))
     return "future" if future and not past else "past" if past and not future else None
 
 
