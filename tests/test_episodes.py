@@ -231,6 +231,8 @@ def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: s
         ("I’m excited about the gig on Saturday.",
          ("I’m excited about the gig on Saturday.", None)),
         ("We went hiking on Monday.", ("We went hiking on Monday.", None)),
+        ("When I was a kid we went to church on Sunday.",
+         ("When I was a kid we went to church on Sunday.", None)),
     ],
 )
 def test_a_bare_weekday_is_read_by_the_tense_it_is_told_in(

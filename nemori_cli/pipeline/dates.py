@@ -123,9 +123,19 @@ def _tells_past(sentence: str, m: re.Match[str]) -> bool:
     return word not in _STATE and not word.endswith(("'m", "'s", "'re"))
 
 
+# a habit or another time: "we went to church on Sunday when I was a kid" is no one Sunday
+_HABIT = re.compile(
+    r"\b(?:used to|every|always|usually|often|when I was|as a (?:kid|child|teen)|back then"
+    r"|years ago|growing up)\b",
+    re.IGNORECASE,
+)
+
+
 def _told_as(sentence: str) -> str | None:
     """"past" or "future" when a sentence's verbs say which alone, else None."""
     sentence = sentence.replace("\u2019", "'")
+    if _HABIT.search(sentence):
+        return None
     future = bool(_FUTURE.search(sentence))
     past = any(_tells_past(sentence, m) for m in _PAST.finditer(sentence))
     return "future" if future and not past else "past" if past and not future else None
