@@ -208,6 +208,7 @@ def test_relative_dates(text: str, annotated: str, replaced: str) -> None:
          "I had been working there for 3 years when it closed."),
         ("I'm going away for a week.", "I'm going away for a week."),
         ("I have to wait for 2 weeks.", "I have to wait for 2 weeks."),
+        ("It's been two years now since Dad passed.", "It's been two years now since Dad passed."),
     ],
 )
 def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: str) -> None:

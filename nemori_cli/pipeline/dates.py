@@ -188,6 +188,8 @@ def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     clause = re.split(r"[.!?;]", m.string[: m.start()])[-1]
     if n is None or not (m["now"] or _PERFECT.search(clause)):
         return None
+    if re.search(r"\bbeen\s*$", clause, re.IGNORECASE):  # "It's been two years now": time gone by
+        return None
     if unit == "year":
         return f"since {ref.year - n}", ""
     if unit == "month":
