@@ -30,6 +30,8 @@ def test_built_me_an_artifact_is_a_request_not_the_user_building_the_user_someth
         "Please translate my email into German.",
         "Write me a Python script that renames the photos in my Downloads folder.",
         "I want the chart to use a log scale.",
+        "I need some ideas for a class on fractions.",
+        "I'd like a few tips for my first marathon.",
     ],
 )
 def test_requests_and_instructions_give_no_fact(text: str) -> None:
@@ -116,3 +118,24 @@ def test_a_request_for_a_recommendation_says_what_the_user_is_looking_for(
 )
 def test_a_request_for_work_on_the_conversation_is_not_a_wish(text: str) -> None:
     assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("As a vegetarian, what should I order at a Korean barbecue place?",
+         ["The user is a vegetarian."]),
+        ("As a mom of two, I rarely get time to read.",
+         ["The user is a mom of two.", "The user rarely gets time to read."]),
+        ("As a teacher, I need some ideas for a class on fractions.", ["The user is a teacher."]),
+        ("As someone who hates crowds, which museums in Rome are quiet?",
+         ["The user is someone who hates crowds."]),
+        # no person, or someone else's role: nothing about the user
+        ("As a result, the build takes twice as long now. Can you check the config?", []),
+        ("As a reminder, the deadline is Friday, so keep the summary short.", []),
+        ("As a teacher, she was strict but fair. Write a short tribute to her.", []),
+    ],
+)
+def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
+    """"As a vegetarian, what should I order?" tells what the user is, though it asks."""
+    assert facts_of(text) == facts

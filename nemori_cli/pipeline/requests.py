@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from nemori_cli.pipeline.rewrite import word_set
+from nemori_cli.pipeline.roles import said_role
 
 IMPERATIVES = word_set(
     "act add adjust analyse analyze answer brainstorm build calculate change check choose "
@@ -32,7 +33,9 @@ _VERB_ME = re.compile(r"^[A-Za-z]+ (?:me|us)\b", re.IGNORECASE)
 # "I want the calculator to ...", "I'd like the summary as ...": a request about the work
 _WANT_WORK = re.compile(
     r"^i(?:'d| would)? (?:want|need|like|prefer) (?:the|that|this|these|those|it|them)\b"
-    r"(?! (?:kind|type|sort|style|way)\b)",
+    r"(?! (?:kind|type|sort|style|way)\b)"
+    r"|^i(?:'d| would)? (?:want|need|like) (?:some |a few |more |your )?(?:[\w-]+ ){0,3}?"
+    r"(?:ideas|tips|suggestions|help|advice|recommendations|examples|options)\b",
     re.IGNORECASE,
 )
 _SELF_CLAUSE = re.compile(
@@ -97,10 +100,15 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     request or question spliced on after a comma ("I keep forgetting, give me a system").
     Said to an assistant, a part must have the speaker as subject ("I", "we", "My X"):
     "whip up an email to my team" is a request whatever its verb. A request for a
-    recommendation is what the speaker is looking for.
+    recommendation is what the speaker is looking for. A role given in passing ("As a
+    nurse, I ...") is a statement of its own.
     """
+    roles = []
+    if said := said_role(sentence):  # "As a nurse, I ..." says what the speaker is
+        role, sentence = said
+        roles.append(role)
     if wish := sought(sentence):
-        return [f"I'm looking for {wish}."]
+        return [*roles, f"I'm looking for {wish}."]
     if is_request(sentence):
         parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
     else:
@@ -113,4 +121,4 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         wanted = not to_assistant or _SUBJECT.search(head)
         if head.strip() and wanted and not is_request(head):
             out.append(head)
-    return out
+    return [*roles, *out]
