@@ -69,4 +69,11 @@ LINES = [
     "years\"; \"The user will try the Bhutan in a shop (7 March 2026).\" was \"... on",
     "Saturday.\") and one more passes the cut, an intention now dated: \"The user will tell",
     "the user's manager (25 August 2025).\"",
+    "",
+    "Last in this round, for chats with an assistant (see the assistant-facts section): a role",
+    "given in passing (\"As a vegetarian, what should I order?\") is a fact of its own, and",
+    "\"I need some ideas / tips / help ...\" a request. On LoCoMo the facts go 1291 -> 1290 on",
+    "samples 0-4 and 1389 -> 1392 held out, R/P@0.75 all ten 0.651 / 0.608 -> 0.652 / 0.609;",
+    "the tables above are the full run of the kept code (ans@1000 all ten 0.820, ev@1000",
+    "0.866 / 0.862).",
 ]
