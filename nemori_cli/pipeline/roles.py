@@ -22,7 +22,7 @@ PEOPLE = word_set(
     "veteran native local adult beginner expert pro amateur catholic muslim jew hindu buddhist "
     "atheist twin sibling son daughter grandma grandpa grandmother grandfather aunt uncle "
     "vet doctor dentist surgeon pilot cook host actress waitress hostess nanny boss intern "
-    "grad graduate alum alumna alumnus citizen foreigner expat introvert celiac diabetic "
+    "grad graduate alum alumna alumnus citizen foreigner expat celiac diabetic "
     "millennial boomer"
 )
 # person-like endings that name a thing ("As a reminder, I ...") or another time in life
