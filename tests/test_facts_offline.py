@@ -122,8 +122,11 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         ("We both love hiking in the Alps with our dogs.", "Nate",
          ["Nate loves hiking in the Alps with Nate's dogs."]),
         ("My brother and I both love hiking in the Alps.", "Nate",
-         ["Nate's brother and Nate love hiking in the Alps."]),
+         ["Nate and Nate's brother both love hiking in the Alps."]),
         ("Been a few days since we talked about the trip.", "Nate", []),
+        # the finite verb after the dash is the next clause's: the gerund is the speaker's
+        ("Researching adoption agencies - it's been a dream to have a family.", "Nate",
+         ["Nate is researching adoption agencies - it's been a dream to have a family."]),
         # emphasis is not content; "so ... that" keeps its "so"
         ("I'm so excited about my new puppy, she's super sweet.", "Maria",
          ["Maria is excited about Maria's new puppy, she's sweet."]),
@@ -286,6 +289,28 @@ def test_normalise_ignores_case_spacing_and_punctuation() -> None:
     assert normalise("  The user's  dog is NAMED Max!! ") == "the user's dog is named max"
 
 
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I got my car serviced, it was a Honda I bought in May",
+         "The user got their car serviced, it was a Honda the user bought in May"),
+        ("My wife and I are celebrating our 5th anniversary",
+         "The user and their wife are celebrating their 5th anniversary"),
+        ("Yesterday my best friend and I went hiking",
+         "Yesterday the user and their best friend went hiking"),
+        # "their" would be the kids': the user stays named
+        ("I love my kids and their friends", "The user loves the user's kids and their friends"),
+        ("My dog is sick", "The user's dog is sick"),
+    ],
+)
+def test_the_user_named_once_owns_their_things(sentence: str, expected: str) -> None:
+    assert to_third_person(sentence, None) == expected
+
+
+def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
+    assert to_third_person("I got my car serviced", "Ana") == "Ana got Ana's car serviced"
+
+
 def test_split_sentences_keeps_abbreviations_and_splits_lines() -> None:
     text = "I met Dr. Smith today! He is nice.\nNew line here? Yes."
     assert split_sentences(text) == [
@@ -295,7 +320,7 @@ def test_split_sentences_keeps_abbreviations_and_splits_lines() -> None:
 
 def test_rewrite_without_a_name_uses_the_user() -> None:
     assert to_third_person("my dog and I love long walks", None) == (
-        "The user's dog and the user love long walks"
+        "The user and their dog love long walks"
     )
     assert to_third_person("that bike is mine, I bought it myself", None) == (
         "That bike is the user's, the user bought it themself"

@@ -45,6 +45,33 @@ def test_a_self_statement_after_a_request_is_kept() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Remember that I'm vegetarian.", ["The user is vegetarian."]),
+        ("Please note that my budget is $500 for the whole trip.",
+         ["The user's budget is $500 for the whole trip."]),
+        ("Keep in mind I have two kids under five.", ["The user has two kids under five."]),
+        ("FYI I'm lactose intolerant.", ["The user is lactose intolerant."]),
+        ("Remember the formula we used and apply it to these numbers.", []),
+    ],
+)
+def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[str]) -> None:
+    assert facts_of(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm allergic to shellfish, so please leave shrimp out of the paella.",
+        "I'm allergic to shellfish, and suggest a paella without it.",
+        "I'm allergic to shellfish when you plan the menu.",
+    ],
+)
+def test_the_part_that_asks_something_is_cut_from_the_fact(text: str) -> None:
+    assert facts_of(text) == ["The user is allergic to shellfish."]
+
+
+@pytest.mark.parametrize(
     ("text", "fact"),
     [
         ("I took your recommendation and watched the Lord of the Rings trilogy last night!",

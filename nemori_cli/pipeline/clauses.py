@@ -16,6 +16,14 @@ SPEAKER = re.compile(
 SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
 )
+# "I'm allergic to peanuts, so please keep that in mind": the second clause asks something
+_PLEASE = re.compile(r"(?:(?<=[,;:-] )|^)(?:and |but |so )?(?:please|pls|plz)\b", re.IGNORECASE)
+# "... eggs when you write the recipe", "I started running after you said so": a time or
+# condition of the listener's, not part of what the speaker says of themself
+_WHEN_YOU = re.compile(
+    r"\s+(?:when|whenever|while|if|before|after|once|until|as soon as) (?:you|u)\b[^,;.!?]*",
+    re.IGNORECASE,
+)
 # clause boundaries inside a sentence: a comma, a dash, a semicolon or a colon
 _CLAUSE_BREAK = re.compile(r"(\s*[-–—]+\s+|,\s+|;\s+|:\s+)")
 _OWN_SUBJECT = re.compile(
@@ -55,15 +63,15 @@ def without_credit(sentence: str) -> str:
 
 def without_addressee(sentence: str) -> str:
     """Drop the clauses said to the listener ("I made a cake, maybe you'd like it")."""
-    sentence = without_credit(sentence)
-    if not SECOND_PERSON.search(sentence):
+    sentence = _WHEN_YOU.sub("", without_credit(sentence))
+    if not SECOND_PERSON.search(sentence) and not _PLEASE.search(sentence):
         return sentence
     pieces = _CLAUSE_BREAK.split(sentence)
     kept: list[str] = []
     for i in range(0, len(pieces), 2):
         # a later clause kept on its own must open with its own subject ("I", "my")
         opens = i == 0 or kept or _OWN_SUBJECT.match(pieces[i])
-        if opens and not SECOND_PERSON.search(pieces[i]):
+        if opens and not SECOND_PERSON.search(pieces[i]) and not _PLEASE.match(pieces[i]):
             kept += [pieces[i - 1]] if kept and i else []
             kept.append(pieces[i])
     text = "".join(kept).strip(" ,;:-–—")

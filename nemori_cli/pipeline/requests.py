@@ -38,6 +38,13 @@ _WANT_WORK = re.compile(
     r"(?:ideas|tips|suggestions|help|advice|recommendations|examples|options)\b",
     re.IGNORECASE,
 )
+# "Please remember that I'm vegetarian", "Keep in mind my budget is $500": what follows is
+# the statement the speaker wants kept
+_KEEP = re.compile(
+    r"^(?:please |pls )?(?:remember|note|keep in mind|bear in mind|don't forget|do not forget)"
+    r"(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our)\b)",
+    re.IGNORECASE,
+)
 _SELF_CLAUSE = re.compile(
     r"[,;:]\s+(?:and |but |because |since |as )?(?=(?:I|I'm|I've|I'd|we|We|we're|We're)\b)"
 )
@@ -45,7 +52,7 @@ _SELF_CLAUSE = re.compile(
 
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
-    r",\s+(?=(?:(?:please|pls|can|could|would|will|are|is|do|does|should|what|how|which|any"
+    r",\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should|what|how|which|any"
     r"|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b))",
     re.IGNORECASE,
 )
@@ -103,6 +110,7 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     recommendation is what the speaker is looking for. A role given in passing ("As a
     nurse, I ...") is a statement of its own.
     """
+    sentence = _KEEP.sub("", sentence)  # "Remember that I'm vegetarian": a statement to keep
     roles = []
     if said := said_role(sentence):  # "As a nurse, I ..." says what the speaker is
         role, sentence = said

@@ -26,7 +26,8 @@ _INTERJECTION = re.compile(
     r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lmao"
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
-    r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted))"
+    r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
+    r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
     r"\b[\s,!.…:;-]*)+",
     re.IGNORECASE,
 )
@@ -77,6 +78,7 @@ _FINITE = re.compile(
     r"|gives|gave|brings|brought|keeps|kept|feels|seems|sounds|means|takes|lets|becomes)\b",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"[,;:(]|\s[-–—]+\s")  # "Researching agencies - it's been a dream"
 AMBIGUOUS_PAST = word_set("put set cut hit let read quit split spread shut hurt lay")
 ADJECTIVE_ED = word_set(
     "tired excited bored scared married interested blessed stressed pleased thrilled amazed "
@@ -158,7 +160,7 @@ def restore_subject(sentence: str) -> str:
         return sentence  # "Gonna be a great night": chat leaves out who or what
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
-    if word in PROGRESSIVE and not _FINITE.search(rest[len(word) :]):
+    if word in PROGRESSIVE and not _FINITE.search(_CLAUSE_END.split(rest[len(word) :], 1)[0]):
         return f"I'm {lowered}{tail}"  # "Trying to get it fixed" (not "Taking time is vital")
     past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
@@ -197,15 +199,23 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+_THEY = re.compile(r"\b(?:they|them|their|theirs|they're|they've|they'll|they'd)\b", re.IGNORECASE)
+
+
 class _Rewriter:
     """Walk the tokens of one sentence, replacing first-person words."""
 
     def __init__(self, subject: str | None) -> None:
         self.name = subject or "the user"
         self.possessive = f"{subject}'s" if subject else "the user's"
+        # "The user got their car serviced", not "the user's car": once "the user" is said,
+        # the user's things are "their" (a name stays: a search for it finds the fact)
+        self.pronoun = subject is None
+        self.named = False
 
     def rewrite(self, sentence: str) -> str:
         tokens = _WORD.findall(normalise_quotes(sentence))
+        their = self.pronoun and not _THEY.search(sentence)  # else "their" is someone else's
         out: list[str] = []
         agree = False  # the next verb must agree with a third-person singular subject
         i = 0
@@ -217,18 +227,27 @@ class _Rewriter:
                 clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
                 agree = not (2 <= len(clause) <= 4 and clause[-1] == "and")
                 out.append(self.name)
+                self.named = True
             elif lower in {"i'm", "we're"}:
                 out.append(f"{self.name} is")
+                self.named = True
             elif lower in {"i've", "we've"}:
                 out.append(f"{self.name} has")
+                self.named = True
             elif lower in {"i'll", "we'll"}:
                 out.append(f"{self.name} will")
+                self.named = True
             elif lower in {"i'd", "we'd"}:
                 out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
+                self.named = True
             elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
                 out.append(self.name)
+                self.named = True
+            elif lower in {"my", "our"} and their and self.named:
+                out.append("their")
             elif lower in {"my", "our", "mine", "ours"}:
                 out.append(self.possessive)
+                self.named = True
             elif lower in {"myself", "ourselves"}:
                 out.append("themself" if lower == "myself" else "themselves")
             elif agree and tok[:1].isalpha():
@@ -269,9 +288,14 @@ def drop_intensifiers(sentence: str) -> str:
     return _INTENSIFIER.sub(lambda m: f"{m['verb']} " if m["verb"] else "", sentence)
 
 
+# "my wife and I went": the speaker first, so the wife is "their wife", not "the user's"
+_OWN_PAIR = re.compile(r"\b([Mm]y|[Oo]ur) ((?:[a-z'-]+ ){0,2}?[a-z'-]+) and I\b(?!['’])")
+
+
 def to_third_person(sentence: str, subject: str | None) -> str:
     """Rewrite a first-person sentence about its speaker in the third person."""
-    return _Rewriter(subject).rewrite(sentence)
+    paired = _OWN_PAIR.sub(lambda m: f"I and {m[1].lower()} {m[2]}", sentence)
+    return _Rewriter(subject).rewrite(paired)
 
 
 def has_first_person(sentence: str) -> bool:
