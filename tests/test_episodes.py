@@ -202,6 +202,8 @@ def test_relative_dates(text: str, annotated: str, replaced: str) -> None:
         ("I haven't played for two weeks.", "I haven't played since 24 April 2023."),
         ("I've travelled a lot over the past 3 years.", "I've travelled a lot since 2020."),
         ("Seven years now, and I still paint.", "Since 2016, and I still paint."),
+        ("I've used it for about two weeks now.", "I've used it since about 24 April 2023."),
+        ("I've worked at Google for over 5 years.", "I've worked at Google since before 2018."),
         # a time that ended before the message, or is to come, is no start
         ("I lived in Paris for 3 years.", "I lived in Paris for 3 years."),
         ("I had been working there for 3 years when it closed.",

@@ -311,6 +311,12 @@ def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
     assert to_third_person("I got my car serviced", "Ana") == "Ana got Ana's car serviced"
 
 
+def test_a_short_statement_of_since_when_is_a_dated_fact() -> None:
+    message = Message(id="m", role="user", content="I've had my cat for 3 years.",
+                      timestamp=datetime(2023, 5, 8, tzinfo=UTC))
+    assert [s.content for s in statements(message)] == ["The user has had their cat since 2020."]
+
+
 def test_split_sentences_keeps_abbreviations_and_splits_lines() -> None:
     text = "I met Dr. Smith today! He is nice.\nNew line here? Yes."
     assert split_sentences(text) == [

@@ -190,12 +190,14 @@ def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
         return None
     if re.search(r"\bbeen\s*$", clause, re.IGNORECASE):  # "It's been two years now": time gone by
         return None
+    groups = m.groupdict()
+    since = "since about" if groups.get("about") else "since before" if groups.get("over") else "since"
     if unit == "year":
-        return f"since {ref.year - n}", ""
+        return f"{since} {ref.year - n}", ""
     if unit == "month":
-        return f"since {fmt_month(add_months(ref, -n))}", ""
+        return f"{since} {fmt_month(add_months(ref, -n))}", ""
     days = n * (7 if unit == "week" else 1)
-    return f"since {fmt_date(ref - timedelta(days=days))}", ""
+    return f"{since} {fmt_date(ref - timedelta(days=days))}", ""
 
 
 def _fixed(days: int) -> Resolver:
@@ -216,6 +218,8 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
         (rf"\b(?:for|over|in|during) the (?:past|last) (?P<n>{_NUM}) (?P<unit>day|week|month"
          r"|year)s?(?P<now> now)?\b", _since),
+        (rf"\bfor (?:(?P<about>about|around|almost|nearly|roughly)|(?P<over>over|more than"
+         rf"|at least)) (?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)?\b", _since),
         (rf"\bfor (?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)?\b", _since),
         (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)\b", _since),
         (r"\b(?:a few|few|several) (?P<unit>day|week)s ago\b", _few_ago),

@@ -107,7 +107,7 @@ def statements(
         spoken = plain_words(drop_intensifiers(sentence))
         undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
         text, when = split_dates(undated, message.timestamp)
-        score = salience(sentence, category, dated=when is not None)
+        score = salience(sentence, category, dated=when is not None or text != undated)
         if score < MIN_SCORE:
             continue
         text = re.sub(r"!+$", ".", text)
