@@ -60,6 +60,21 @@ def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[st
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Ugh, my landlord raised the rent by $200 again. How do I negotiate?",
+         "The user's landlord raised the rent by $200 again."),
+        ("oh and i just got a puppy named Biscuit", "The user just got a puppy named Biscuit."),
+    ],
+)
+def test_an_exclamation_before_a_statement_to_an_assistant_hides_nothing(
+    text: str, fact: str
+) -> None:
+    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
+    assert [s.content for s in said] == [fact]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "I'm allergic to shellfish, so please leave shrimp out of the paella.",

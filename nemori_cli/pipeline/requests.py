@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.rewrite import word_set
+from nemori_cli.pipeline.rewrite import strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
 IMPERATIVES = word_set(
@@ -126,7 +126,7 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         head = _ASIDE.split(part, maxsplit=1)[0]
         if head != part:
             head = head.rstrip(" ,;") + "."
-        wanted = not to_assistant or _SUBJECT.search(head)
+        wanted = not to_assistant or _SUBJECT.search(strip_interjections(head))
         if head.strip() and wanted and not is_request(head):
             out.append(head)
     return [*roles, *out]

@@ -27,6 +27,7 @@ _INTERJECTION = re.compile(
     r"|true|indeed|gosh|man|dude|sweet|congrats|congratulations|exactly|guess what|you know what"
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
+    r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
     r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
     r"\b[\s,!.…:;-]*)+",
     re.IGNORECASE,
@@ -138,7 +139,7 @@ def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> s
         first = re.match(r"([A-Z][a-z]+)\s*[,!]\s*", sentence)
         if first and first.group(1).lower() in names:
             sentence = sentence[first.end() :]
-    return sentence
+    return sentence[:1].upper() + sentence[1:]  # "Well, took a trip" -> "Took a trip"
 
 
 def restore_subject(sentence: str) -> str:
