@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "assistant_turns.jsonl"
 # written after the extraction rules were tuned on FIXTURE, to see whether they generalise
 HELD_OUT = ROOT / "tests" / "fixtures" / "assistant_turns_heldout.jsonl"
+# 30 longer turns written after the twenty-first round's rules, as a user asks an assistant
+HELD_OUT_2 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout2.jsonl"
 MATCH_SHARE = 0.6  # of a labelled fact's content words an extracted fact must hold
 _STOP = word_set(
     "the user user's users a an and or of to in on at for is are was has have had be been "
@@ -99,7 +101,8 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--misses", action="store_true", help="print wrong and missed facts")
     args = p.parse_args(argv)
-    for label, path in (("labelled set", FIXTURE), ("held out", HELD_OUT)):
+    sets = (("labelled set", FIXTURE), ("held out", HELD_OUT), ("held out, second", HELD_OUT_2))
+    for label, path in sets:
         s = score(path)
         print(
             f"{label}: {s.turns} turns, {s.labelled} labelled facts, {s.extracted} extracted: "

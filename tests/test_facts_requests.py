@@ -32,6 +32,7 @@ def test_built_me_an_artifact_is_a_request_not_the_user_building_the_user_someth
         "I want the chart to use a log scale.",
         "I need some ideas for a class on fractions.",
         "I'd like a few tips for my first marathon.",
+        "I'm 5 minutes late, sorry.",
     ],
 )
 def test_requests_and_instructions_give_no_fact(text: str) -> None:
@@ -65,9 +66,16 @@ def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[st
         ("Ugh, my landlord raised the rent by $200 again. How do I negotiate?",
          "The user's landlord raised the rent by $200 again."),
         ("oh and i just got a puppy named Biscuit", "The user just got a puppy named Biscuit."),
+        ("Actually, scratch that - I moved to Denver last year, not Boulder.",
+         "The user moved to Denver last year, not Boulder."),
+        # a question spliced on without its question mark is no part of the fact
+        ("i live in brooklyn with two cats, what plants can i grow indoors",
+         "The user lives in brooklyn with two cats."),
+        ("I'm 30.", "The user is 30."),
+        ("I'm 45 and planning to retire at 60.", "The user is 45 and planning to retire at 60."),
     ],
 )
-def test_an_exclamation_before_a_statement_to_an_assistant_hides_nothing(
+def test_an_opening_or_a_spliced_question_hides_no_statement_to_an_assistant(
     text: str, fact: str
 ) -> None:
     said = statements(Message(id="m", role="user", content=text), to_assistant=True)

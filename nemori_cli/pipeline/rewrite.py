@@ -28,6 +28,7 @@ _INTERJECTION = re.compile(
     r"|on (?:a|another|an(?:other)?) (?:\w+ )?note|speaking of (?:which|that)|in other news"
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
     r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
+    r"|scratch that|correction|my bad"
     r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
     r"\b[\s,!.…:;-]*)+",
     re.IGNORECASE,

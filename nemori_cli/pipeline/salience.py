@@ -53,6 +53,7 @@ _INTENT = re.compile(
 )
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
+    r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
@@ -111,7 +112,7 @@ def short_but_personal(sentence: str) -> bool:
         len(sentence.split()) <= MAX_SHORT_WORDS
         and bool(_OWN_START.match(sentence))
         and bool(_PROFILE.search(sentence) or _RELATIONS.search(sentence))
-        and bool(content_words(sentence))
+        and bool(content_words(sentence) or re.search(r"\d", sentence))  # "I'm 30."
         and not _REACTION.match(sentence)
     )
 
