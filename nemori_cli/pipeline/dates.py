@@ -190,8 +190,8 @@ def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
         return None
     if re.search(r"\bbeen\s*$", clause, re.IGNORECASE):  # "It's been two years now": time gone by
         return None
-    groups = m.groupdict()
-    since = "since about" if groups.get("about") else "since before" if groups.get("over") else "since"
+    about, over = m.groupdict().get("about"), m.groupdict().get("over")  # "for about 2 weeks"
+    since = "since about" if about else "since before" if over else "since"
     if unit == "year":
         return f"{since} {ref.year - n}", ""
     if unit == "month":

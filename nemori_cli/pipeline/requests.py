@@ -52,8 +52,8 @@ _SELF_CLAUSE = re.compile(
 
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
-    r",\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should|what|how|which|any"
-    r"|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
+    r",\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
+    r"|what|how|which|any|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
     r"|(?:what|how|which|where|why|when)(?: \w+)? (?:can|could|should|do|does|would|will)"
     r" (?:i|we|you)\b))",
     re.IGNORECASE,

@@ -213,7 +213,6 @@ class _Rewriter:
         # "The user got their car serviced", not "the user's car": once "the user" is said,
         # the user's things are "their" (a name stays: a search for it finds the fact)
         self.pronoun = subject is None
-        self.named = False
 
     def rewrite(self, sentence: str) -> str:
         tokens = _WORD.findall(normalise_quotes(sentence))
@@ -229,27 +228,20 @@ class _Rewriter:
                 clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
                 agree = not (2 <= len(clause) <= 4 and clause[-1] == "and")
                 out.append(self.name)
-                self.named = True
             elif lower in {"i'm", "we're"}:
                 out.append(f"{self.name} is")
-                self.named = True
             elif lower in {"i've", "we've"}:
                 out.append(f"{self.name} has")
-                self.named = True
             elif lower in {"i'll", "we'll"}:
                 out.append(f"{self.name} will")
-                self.named = True
             elif lower in {"i'd", "we'd"}:
                 out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
-                self.named = True
             elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
                 out.append(self.name)
-                self.named = True
-            elif lower in {"my", "our"} and their and self.named:
+            elif lower in {"my", "our"} and their and self.name in "".join(out).lower():
                 out.append("their")
             elif lower in {"my", "our", "mine", "ours"}:
                 out.append(self.possessive)
-                self.named = True
             elif lower in {"myself", "ourselves"}:
                 out.append("themself" if lower == "myself" else "themselves")
             elif agree and tok[:1].isalpha():
