@@ -20,6 +20,7 @@ import locomo_round15
 import locomo_round16
 import locomo_round17
 import locomo_round20
+import locomo_round21
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -155,6 +156,8 @@ ROUND3 = [
     *locomo_facts_round19.LINES,
     "",
     *locomo_round20.LINES,
+    "",
+    *locomo_round21.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

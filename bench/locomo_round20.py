@@ -74,6 +74,5 @@ LINES = [
     "given in passing (\"As a vegetarian, what should I order?\") is a fact of its own, and",
     "\"I need some ideas / tips / help ...\" a request. On LoCoMo the facts go 1291 -> 1290 on",
     "samples 0-4 and 1389 -> 1392 held out, R/P@0.75 all ten 0.651 / 0.608 -> 0.652 / 0.609;",
-    "the tables above are the full run of the kept code (ans@1000 all ten 0.820, ev@1000",
-    "0.866 / 0.862).",
+    "the full run of the kept code gave ans@1000 all ten 0.820, ev@1000 0.866 / 0.862.",
 ]
