@@ -59,7 +59,7 @@ def test_a_fact_shows_the_facts_it_replaced_newest_first(memory: Memory) -> None
 
 def test_a_correction_in_the_first_person_is_stored_of_the_user(memory: Memory) -> None:
     fact = memory.correct_fact(fact_about(memory, "cello"), "I play the viola in my orchestra.")
-    assert fact.content == "The user plays the viola in the user's orchestra."
+    assert fact.content == "The user plays the viola in their orchestra."
 
 
 def test_a_category_alone_changes_in_place(memory: Memory) -> None:

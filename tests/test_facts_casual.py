@@ -65,7 +65,7 @@ def test_a_photo_ends_the_sentence_before_it() -> None:
     assert split_sentences(said) == [
         "I just finished my first screenplay [shared a photo: a notebook]", "What should I do?"
     ]
-    assert facts_of(said) == ["The user just finished the user's first screenplay."]
+    assert facts_of(said) == ["The user just finished their first screenplay."]
 
 
 def test_a_lower_case_sentence_starts_after_a_full_stop_but_not_after_an_ellipsis() -> None:

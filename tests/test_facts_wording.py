@@ -31,7 +31,7 @@ def said(content: str, name: str | None = None) -> list[str]:
         ("I wanna frame this pic of my bday party lol", "Jon",
          "Jon wants to frame this picture of Jon's birthday party."),
         ("I started my own biz 'cause I love fashion, tbh.", None,
-         "The user started the user's own business because the user loves fashion."),
+         "The user started their own business because the user loves fashion."),
     ],
 )
 def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
