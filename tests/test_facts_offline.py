@@ -311,6 +311,30 @@ def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
     assert to_third_person("I got my car serviced", "Ana") == "Ana got Ana's car serviced"
 
 
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I need a gift for my sister. She's turning 30 and loves pottery.",
+         ["The user needs a gift for their sister.",
+          "The user's sister is turning 30 and loves pottery."]),
+        ("My son Leo just turned 6. He's obsessed with dinosaurs.",
+         ["The user's son Leo just turned 6.", "The user's son Leo is obsessed with dinosaurs."]),
+        ("My best friend moved to Seattle. She's been at Amazon since March.",
+         ["The user's best friend moved to Seattle.",
+          "The user's best friend has been at Amazon since March."]),
+        # two people, or one the pronoun does not fit: nobody to read it as
+        ("My mom and my dad are visiting. She loves gardening.",
+         ["The user's mom and their dad are visiting."]),
+        ("I talked to my brother about the move. She said it's a good idea.",
+         ["The user talked to their brother about the move."]),
+    ],
+)
+def test_she_or_he_after_the_speakers_one_person_is_that_person(
+    text: str, facts: list[str]
+) -> None:
+    assert [s.content for s in statements(Message(id="m", role="user", content=text))] == facts
+
+
 def test_a_short_statement_of_since_when_is_a_dated_fact() -> None:
     message = Message(id="m", role="user", content="I've had my cat for 3 years.",
                       timestamp=datetime(2023, 5, 8, tzinfo=UTC))

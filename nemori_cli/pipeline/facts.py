@@ -15,6 +15,7 @@ from nemori_cli.pipeline.clauses import (
     without_addressee,
 )
 from nemori_cli.pipeline.dates import split_dates
+from nemori_cli.pipeline.kin import with_kin
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -95,7 +96,7 @@ def statements(
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
-    sentences = attach_dangling(split_sentences(with_apostrophes(message.content)))
+    sentences = attach_dangling(with_kin(split_sentences(with_apostrophes(message.content))))
     for raw, wish in clauses_of(sentences, to_assistant):
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)

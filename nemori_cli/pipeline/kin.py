@@ -1,0 +1,61 @@
+"""Someone the speaker named as theirs, then called "she" or "he": the sentence is about them.
+
+"I need a gift for my sister. She's turning 30 and loves pottery." says that the speaker's
+sister is turning 30; read alone, "She's turning 30" is about nobody. A sentence that opens
+on "She" or "He" takes the one person of the speaker's that the sentence before it names
+("my sister"), when the pronoun fits them; two people there, or none, leave it as said.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.pipeline.rewrite import word_set
+
+FEMALE = word_set(
+    "sister mom mother mum wife girlfriend daughter grandma grandmother aunt niece "
+    "stepmom stepmother stepdaughter fiancee"
+)
+MALE = word_set(
+    "brother dad father husband boyfriend son grandpa grandfather uncle nephew stepdad "
+    "stepfather stepson fiance"
+)
+EITHER = word_set(
+    "partner friend boss manager cousin kid child baby toddler roommate colleague coworker "
+    "neighbor neighbour teacher therapist doctor coach mentor"
+)
+# "my sister", "my best friend", "my older brother": up to two words between
+_MINE = re.compile(
+    r"\bmy ((?:[a-z-]+ ){0,2}?)(" + "|".join(sorted(FEMALE | MALE | EITHER)) + r")\b"
+    r"((?-i:,? [A-Z][a-z]+\b)?)",  # "my son Leo", "my sister, Ana"
+    re.IGNORECASE,
+)
+_OPENING = re.compile(r"^(She|He)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
+_HAS = word_set("been got gotten had done gone never already just")
+
+
+def with_kin(sentences: list[str]) -> list[str]:
+    """Each "She ..." / "He ..." opening said of the speaker's one person named just before."""
+    out: list[str] = []
+    for sentence in sentences:
+        m = _OPENING.match(sentence)
+        named = _MINE.findall(out[-1]) if out and m else []
+        if m and len(named) == 1 and fits(named[0][1].lower(), m[1]):
+            words, relative, name = named[0]
+            who = f"My {words}{relative}{name.lstrip(',')}"
+            sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
+        out.append(sentence)
+    return out
+
+
+def fits(relative: str, pronoun: str) -> bool:
+    """Whether "she" or "he" can be this relative."""
+    return relative in EITHER or relative in (FEMALE if pronoun == "She" else MALE)
+
+
+def verb_of(m: re.Match[str], rest: str) -> str:
+    """The contraction written out for a noun subject: "She's" -> " is" (or " has")."""
+    if m["s"]:
+        following = rest.split()[0].lower() if rest.split() else ""
+        return " has" if following in _HAS else " is"
+    return " will" if m["ll"] else " would" if m["d"] else ""
