@@ -71,7 +71,7 @@ LINES = [
     "figures than this table had recorded (0-4: nemori sess@5 /",
     "sess@10 / ev@1000 / hit@5 / hit@10 0.877 / 0.930 / 0.849 / 0.865 / 0.931, held out",
     "0.884 / 0.931 / 0.827 / 0.853 / 0.900; raw-turn hybrid 0.811 / 0.892 on 0-4). The",
-    "table above is this round's code on that machine: within one question of the code",
-    "before in every overall cell.",
+    "table above is this round's code on that machine: at or above the code before in",
+    "every overall cell (by one question at most).",
     "",
 ]
