@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "assistant_turns.jsonl"
 # written after the extraction rules were tuned on FIXTURE, to see whether they generalise
 HELD_OUT = ROOT / "tests" / "fixtures" / "assistant_turns_heldout.jsonl"
-# 30 longer turns written after the twenty-first round's rules, as a user asks an assistant
+# 30 longer turns as a user asks an assistant, never used to change a rule (twenty-first round)
 HELD_OUT_2 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout2.jsonl"
 MATCH_SHARE = 0.6  # of a labelled fact's content words an extracted fact must hold
 _STOP = word_set(
