@@ -56,6 +56,6 @@ def fits(relative: str, pronoun: str) -> bool:
 def verb_of(m: re.Match[str], rest: str) -> str:
     """The contraction written out for a noun subject: "She's" -> " is" (or " has")."""
     if m["s"]:
-        following = rest.split()[0].lower() if rest.split() else ""
+        following = (rest.split() or [""])[0].lower()
         return " has" if following in _HAS else " is"
     return " will" if m["ll"] else " would" if m["d"] else ""
