@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nemori_cli.memory import Memory
+from nemori_cli.models import SearchHit
 from nemori_cli.search import hybrid
 from nemori_cli.search.questions import asks_advice
 
@@ -128,17 +129,52 @@ def test_an_advice_question_finds_the_session_where_the_user_stated_the_preferen
     assert "s4:2" in hits[0].message_ids
 
 
-def test_a_chat_between_people_ranks_an_advice_question_as_any_other(
+def test_a_chat_between_people_ranks_its_episodes_for_advice_as_for_any_question(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No user turns to rank by: only facts about the user (the profile list) move."""
     mem = ingested(tmp_path, [
         session(f"p{n}", 2 * n, [("user", PREFERENCE if n == 2 else "Any plans?"),
                                  ("user", ROUND_THE_TOPIC[:300])])
         for n in range(6)
     ])
-    with_rule = mem.search(QUESTION, k=5)
+
+    def episodes(hits: list[SearchHit]) -> list[tuple[str, tuple[str, ...], float]]:
+        return [(h.id, h.message_ids, round(h.score, 6)) for h in hits if h.kind == "episode"]
+
+    with_rule = mem.search(QUESTION, k=30)
     monkeypatch.setattr(hybrid, "asks_advice", lambda q: False)
-    without = mem.search(QUESTION, k=5)
-    assert [(h.id, h.message_ids, round(h.score, 6)) for h in with_rule] == [
-        (h.id, h.message_ids, round(h.score, 6)) for h in without
-    ]
+    assert episodes(with_rule) == episodes(mem.search(QUESTION, k=30))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What advice did Caroline give Melanie about adoption?",
+     "What book did Tim recommend to John?", "Where did Maria get the idea for the box?"],
+)
+def test_what_one_person_advised_another_is_not_a_request_for_advice(question: str) -> None:
+    assert not asks_advice(question)
+
+
+def test_an_advice_question_ranks_what_the_user_likes_above_what_they_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's tastes (user_profile facts) are what advice rests on: "The user loves
+    romantic comedies" comes before a film the user once saw, for "what should I watch"."""
+    saw = [("user", f"I watched {film} at the cinema with my coworkers from the office.")
+           for film in ("Dune", "Oppenheimer", "Barbie", "Wonka", "Napoleon")]
+    convs = [session(f"s{n}", 3 * n, [turn, ("assistant", UNRELATED)])
+             for n, turn in enumerate(saw)]
+    convs.append(session("taste", 20, [("user", "I'm all about romantic comedies and dramas."),
+                                       ("assistant", UNRELATED)]))
+    mem = ingested(tmp_path, convs)
+    question = "Can you recommend a film for me to watch at the cinema this Friday?"
+    taste = [f for f in mem.facts() if "romantic comedies" in f.content]
+    assert [f.category for f in taste] == ["user_profile"]
+
+    def rank(hits: list[SearchHit]) -> int:
+        return next(i for i, h in enumerate(hits) if "taste:0" in h.message_ids)
+
+    with_rule = rank(mem.search(question, k=30))
+    monkeypatch.setattr(hybrid, "ADVICE_PROFILE_WEIGHT", 0.0)
+    assert with_rule < rank(mem.search(question, k=30))

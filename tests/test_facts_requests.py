@@ -189,3 +189,32 @@ def test_a_request_for_work_on_the_conversation_is_not_a_wish(text: str) -> None
 def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
     """"As a vegetarian, what should I order?" tells what the user is, though it asks."""
     assert facts_of(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        # chat drops the "I" of a past statement; to an assistant it is no order
+        ("Took a short trip to Rome to clear my mind a little.",
+         "The user took a short trip to Rome to clear their mind a little."),
+        ("Love experimenting with spices.", "The user loves experimenting with spices."),
+        # a taste told of the thing, the user as its owner
+        ("Blue's my fave, it makes me feel relaxed.",
+         "Blue's the user's favorite, it makes the user feel relaxed."),
+        ("Nature's always been my haven.", "Nature's always been the user's haven."),
+        ('"Harry Potter and the Philosopher\'s Stone" is special to me.',
+         '"Harry Potter and the Philosopher\'s Stone" is special to the user.'),
+        ("I'm all about dramas and romcoms.", "The user is all about dramas and romcoms."),
+    ],
+)
+def test_a_taste_or_a_dropped_i_is_a_fact_said_to_an_assistant(text: str, fact: str) -> None:
+    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
+    assert [s.content for s in said] == [fact]
+    assert said[0].category == "user_profile" or "Rome" in fact
+
+
+@pytest.mark.parametrize(
+    "text", ["Love the blue vase in the pic!", "Took me a while to find the setting."]
+)
+def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
+    assert statements(Message(id="m", role="user", content=text), to_assistant=True) == []

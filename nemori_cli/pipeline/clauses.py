@@ -13,6 +13,12 @@ import re
 SPEAKER = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
 )
+# "Blue's my fave", "a favourite of mine", "special to me": the speaker's taste, said of a thing
+OWN_TASTE = re.compile(
+    r"\bmy (?:fave|faves|favou?rites?|go-to|haven|passion)\b|\b(?:favou?rite|fave) of mine\b"
+    r"|\b(?:special|dear) to me\b",
+    re.IGNORECASE,
+)
 SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
 )

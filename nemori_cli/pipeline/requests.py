@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.rewrite import strip_interjections, word_set
+from nemori_cli.pipeline.clauses import OWN_TASTE
+from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
 IMPERATIVES = word_set(
@@ -102,6 +103,13 @@ def is_request(sentence: str) -> bool:
     return first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
 
 
+def about_speaker(clause: str) -> bool:
+    """Whether a clause has the speaker as subject, its dropped "I" restored ("Took a trip"),
+    or as the one whose taste it tells ("Blue's my fave")."""
+    clause = restore_subject(strip_interjections(clause))
+    return bool(_SUBJECT.search(clause) or OWN_TASTE.search(clause))
+
+
 def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     """The parts of a sentence that may state something about its speaker.
 
@@ -128,7 +136,7 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         head = _ASIDE.split(part, maxsplit=1)[0]
         if head != part:
             head = head.rstrip(" ,;") + "."
-        wanted = not to_assistant or _SUBJECT.search(strip_interjections(head))
+        wanted = not to_assistant or about_speaker(head)
         if head.strip() and wanted and not is_request(head):
             out.append(head)
     return [*roles, *out]

@@ -143,6 +143,9 @@ def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> s
     return sentence[:1].upper() + sentence[1:]  # "Well, took a trip" -> "Took a trip"
 
 
+_TASTE_OBJECT = re.compile(r"(?:\w+ing|my|our)$", re.IGNORECASE)  # not "Love the pic!"
+
+
 def restore_subject(sentence: str) -> str:
     """Give back the "I" that chat drops: "Took a trip to Rome" -> "I took a trip to Rome"."""
     m = re.match(r"((?:just|finally|recently|also|actually|really)\s+)*([A-Za-z]+)\b", sentence,
@@ -160,6 +163,8 @@ def restore_subject(sentence: str) -> str:
     after = rest[len(word) :].split()
     if word in {"gonna", "going"} and "be" in after[:2]:
         return sentence  # "Gonna be a great night": chat leaves out who or what
+    if word in {"love", "adore", "hate"} and _TASTE_OBJECT.match(" ".join(after[:1])):
+        return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
     if word in ADJECTIVE_ED or word in {"gonna", "going"}:
         return f"I'm {lowered}{tail}"
     if word in PROGRESSIVE and not _FINITE.search(_CLAUSE_END.split(rest[len(word) :], 1)[0]):
@@ -260,7 +265,7 @@ class _Rewriter:
         # "we both love", "we're all sad": one speaker, no "both" or "all"
         name = re.escape(self.name)
         text = re.sub(
-            rf"\b({name}(?: is| has| will| would| had)?) (?:both|all)\b(?! of)", r"\1", text
+            rf"\b({name}(?: is| has| will| would| had)?) (?:both|all)\b(?! of| about)", r"\1", text
         )
         return text[:1].upper() + text[1:]
 

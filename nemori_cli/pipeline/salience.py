@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.clauses import SPEAKER
+from nemori_cli.pipeline.clauses import OWN_TASTE, SPEAKER
 from nemori_cli.pipeline.rewrite import word_set
 
 _STOPWORDS = word_set(
@@ -44,6 +44,7 @@ DEMONSTRATIVE_PENALTY = 1.0
 NAMED_BONUS = 1.5
 DATED_BONUS = 1.5
 SHORT_PERSONAL_BONUS = 1.0
+TASTE_BONUS = 0.6  # "Nature's always been my haven": few words, but what advice rests on
 CATEGORY_BONUS = {"user_profile": 0.5, "other": 0.0, "experience": -0.3, "knowledge": -0.3}
 # "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
 _INTENT = re.compile(
@@ -58,7 +59,9 @@ _PROFILE = re.compile(
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
-    r"|single parent|favou?rite|prefer\w*|(?:i'm|i am) looking for|years of experience"
+    r"|single parent|favou?rite|faves?|go-to|prefer\w*"
+    r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
+    r"|obsessed with|(?:i'm|i am) looking for|years of experience"
     r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
     r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
     r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)-handed"
@@ -137,6 +140,8 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
         score += NAMED_BONUS
     if dated:
         score += DATED_BONUS
+    if OWN_TASTE.search(sentence):
+        score += TASTE_BONUS
     if short_but_personal(sentence):  # "I'm vegetarian.": few words, all about the speaker
         score += SHORT_PERSONAL_BONUS
     return score + CATEGORY_BONUS[category]
@@ -144,7 +149,7 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
 
 def categorize(sentence: str) -> tuple[str, float]:
     """Guess the category of a first-person sentence, with a confidence."""
-    if _PROFILE.search(sentence):
+    if _PROFILE.search(sentence) or OWN_TASTE.search(sentence):
         return "user_profile", 0.7
     if _KNOWLEDGE.search(sentence):
         return "knowledge", 0.6

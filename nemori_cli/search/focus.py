@@ -65,6 +65,7 @@ class FocusParams:
     # a question about the user is answered by the user's turns, and a long answer beside
     # them spends the budget that other memories need
     answer_words: int = 25
+    profile_weight: float = 0.0  # added to the match of a fact about who the user is
 
 
 DEFAULT = FocusParams()
@@ -156,6 +157,8 @@ def refine(
         match += params.lexical_weight * lexical(h.content)
         if h.kind == "fact":
             match += dated(h.content)
+            if h.category == "user_profile":
+                match += params.profile_weight
         if in_period and h.timestamp and in_period(h.timestamp.date()):
             match += time_weight
         match *= params.match_weight

@@ -50,10 +50,20 @@ _RECALLS_ANSWER = re.compile(
 )
 
 
+# the asker in the question: advice is asked for oneself ("What should I cook?", "Any ideas
+# for my trip?"); "What advice did Caroline give Melanie?" asks what one person told another
+_ASKER = re.compile(
+    r"\b(?:I|I'm|I'd|I've|me|my|we|us|our)\b|\b(?:can|could|would|will) you\b|^\W*any\b",
+    re.IGNORECASE,
+)
+
+
 def asks_advice(question: str) -> bool:
     """Whether a question asks for a recommendation or advice for the asker (not which
-    advice the assistant once gave)."""
-    return bool(_ADVICE.search(question)) and not recalls_answer(question)
+    advice the assistant once gave, nor what one person advised another)."""
+    return bool(_ADVICE.search(question) and _ASKER.search(question)) and not recalls_answer(
+        question
+    )
 
 
 def recalls_answer(question: str) -> bool:
