@@ -26,6 +26,9 @@ FIXTURE = ROOT / "tests" / "fixtures" / "assistant_turns.jsonl"
 HELD_OUT = ROOT / "tests" / "fixtures" / "assistant_turns_heldout.jsonl"
 # 30 longer turns as a user asks an assistant, never used to change a rule (twenty-first round)
 HELD_OUT_2 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout2.jsonl"
+# 30 turns of tastes, diets, budgets and habits said in passing, written and labelled by a
+# helper who had not seen the rules, never used to change one (twenty-second round)
+HELD_OUT_3 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout3.jsonl"
 MATCH_SHARE = 0.6  # of a labelled fact's content words an extracted fact must hold
 _STOP = word_set(
     "the user user's users a an and or of to in on at for is are was has have had be been "
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--misses", action="store_true", help="print wrong and missed facts")
     args = p.parse_args(argv)
-    sets = (("labelled set", FIXTURE), ("held out", HELD_OUT), ("held out, second", HELD_OUT_2))
+    sets = (("labelled set", FIXTURE), ("held out", HELD_OUT), ("held out, second", HELD_OUT_2),
+            ("held out, third", HELD_OUT_3))
     for label, path in sets:
         s = score(path)
         print(

@@ -218,3 +218,18 @@ def test_a_taste_or_a_dropped_i_is_a_fact_said_to_an_assistant(text: str, fact: 
 )
 def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
     assert statements(Message(id="m", role="user", content=text), to_assistant=True) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Sounds like a fun experience, even if I'm not into games.",
+         "The user is not into games."),
+        ("Looks great, though I don't eat pork.", "The user doesn't eat pork."),
+        ("The hotel looks nice, but my budget is $150 a night.",
+         "The user's budget is $150 a night."),
+    ],
+)
+def test_the_speaker_in_a_concession_to_an_assistant_is_the_fact(text: str, fact: str) -> None:
+    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
+    assert [s.content for s in said] == [fact]

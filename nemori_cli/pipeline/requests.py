@@ -50,6 +50,12 @@ _SELF_CLAUSE = re.compile(
     r"[,;:]\s+(?:and |but |because |since |as )?(?=(?:I|I'm|I've|I'd|we|We|we're|We're)\b)"
 )
 
+# "Sounds fun, even if I'm not into games": the speaker in the concession, not the remark
+_OWN_CONCESSION = re.compile(
+    r",\s+(?:even if|even though|although|though|but|except that)\s+"
+    r"(?=(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b)",
+    re.IGNORECASE,
+)
 
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
@@ -131,6 +137,9 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
     else:
         parts = [sentence]
+        main, *own = _OWN_CONCESSION.split(sentence, maxsplit=1) if to_assistant else [""]
+        if own and not about_speaker(main):  # "Looks great, though I don't eat pork"
+            parts = [own[0][:1].upper() + own[0][1:]]
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]

@@ -59,7 +59,7 @@ _PROFILE = re.compile(
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
-    r"|single parent|favou?rite|faves?|go-to|prefer\w*"
+    r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
     r"|obsessed with|(?:i'm|i am) looking for|years of experience"
     r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
