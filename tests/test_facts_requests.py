@@ -141,6 +141,15 @@ def test_labelled_assistant_turns_reach_the_precision_target() -> None:
 
 
 @pytest.mark.parametrize(
+    "path", [assistant_facts.HELD_OUT, assistant_facts.HELD_OUT_2, assistant_facts.HELD_OUT_3]
+)
+def test_turns_never_tuned_on_keep_the_precision_target(path: Path) -> None:
+    score = assistant_facts.score(path)
+    assert score.precision >= 0.8, score.wrong
+    assert score.recall >= 0.7, score.missed
+
+
+@pytest.mark.parametrize(
     ("text", "fact"),
     [
         ("Can you recommend a vegetarian restaurant near the station?",

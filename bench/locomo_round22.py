@@ -1,0 +1,22 @@
+"""Issue 17's twenty-second round on LoCoMo, as docs/benchmarks.md shows it."""
+
+from __future__ import annotations
+
+LINES = [
+    "Twenty-second round (issue 17), aimed at preference questions to an assistant (see the",
+    "preference section of the haystack): an advice question now needs the asker in it (\"What",
+    "should I ...\", \"Can you suggest ...\", \"Any ideas for my ...\"), so none of LoCoMo's",
+    "questions is one (59 were, by their words alone: \"What advice did Caroline give ...\",",
+    "\"What book did Tim recommend to John?\"), and the rule that ranks the user's",
+    "profile facts for advice never runs here. Offline facts changed for everyone: a taste",
+    "told of a thing, the speaker its owner (\"Blue's my fave\", \"a favorite of mine\",",
+    "\"Nature's always been my haven\", \"special to me\") is a profile fact with 0.6 more",
+    "salience, \"into\", \"all about\", \"fan of\" and \"my budget\" are profile words, \"Love",
+    "experimenting with spices\" is \"I love ...\". On samples 0-4 that is 1,298 -> 1,312",
+    "facts, R/P@0.75 0.660 / 0.616 -> 0.662 / 0.615, and ans@1000 0.830 -> 0.828 (ev@1000",
+    "0.868 either way, hit@5 0.830 -> 0.828); without the 0.6 salience the LoCoMo figures",
+    "stay as they were (ans@1000 0.830) but the preference questions lose what the facts",
+    "brought (0-4 sess@10 0.818 -> 0.788, held out 0.848 -> 0.818), so it is kept. The",
+    "tables above are this round's code: ans@1000 0.828 / 0.809 / 0.818 on 0-4 / 5-9 / all,",
+    "still below the issue's 0.85.",
+]
