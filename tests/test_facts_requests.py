@@ -86,6 +86,7 @@ def test_an_opening_or_a_spliced_question_hides_no_statement_to_an_assistant(
     "text",
     [
         "I'm allergic to shellfish, so please leave shrimp out of the paella.",
+        "I'm allergic to shellfish \u2014 please leave shrimp out of the paella.",
         "I'm allergic to shellfish, and suggest a paella without it.",
         "I'm allergic to shellfish when you plan the menu.",
     ],

@@ -23,7 +23,7 @@ SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
 )
 # "I'm allergic to peanuts, so please keep that in mind": the second clause asks something
-_PLEASE = re.compile(r"(?:(?<=[,;:-] )|^)(?:and |but |so )?(?:please|pls|plz)\b", re.IGNORECASE)
+_PLEASE = re.compile(r"(?:and |but |so )?(?:please|pls|plz)\b", re.IGNORECASE)
 # "... eggs when you write the recipe", "I started running after you said so": a time or
 # condition of the listener's, not part of what the speaker says of themself
 _WHEN_YOU = re.compile(
@@ -70,9 +70,9 @@ def without_credit(sentence: str) -> str:
 def without_addressee(sentence: str) -> str:
     """Drop the clauses said to the listener ("I made a cake, maybe you'd like it")."""
     sentence = _WHEN_YOU.sub("", without_credit(sentence))
-    if not SECOND_PERSON.search(sentence) and not _PLEASE.search(sentence):
-        return sentence
     pieces = _CLAUSE_BREAK.split(sentence)
+    if not SECOND_PERSON.search(sentence) and not any(_PLEASE.match(p) for p in pieces[::2]):
+        return sentence
     kept: list[str] = []
     for i in range(0, len(pieces), 2):
         # a later clause kept on its own must open with its own subject ("I", "my")
