@@ -243,3 +243,20 @@ def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
 def test_the_speaker_in_a_concession_to_an_assistant_is_the_fact(text: str, fact: str) -> None:
     said = statements(Message(id="m", role="user", content=text), to_assistant=True)
     assert [s.content for s in said] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("As a kid, I hated broccoli. Give me a recipe that hides it.",
+         "As a kid, the user hated broccoli."),
+        # a question spliced on after a semicolon is no part of the fact either
+        ("As a gift, I made my sister a scarf; how do I block it so it lies flat?",
+         "As a gift, the user made their sister a scarf."),
+    ],
+)
+def test_a_short_phrase_before_the_speaker_does_not_hide_the_statement(
+    text: str, fact: str
+) -> None:
+    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
+    assert [s.content for s in said] == [fact]

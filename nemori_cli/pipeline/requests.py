@@ -59,7 +59,7 @@ _OWN_CONCESSION = re.compile(
 
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
-    r",\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
+    r"[,;]\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
     r"|what|how|which|any|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
     r"|(?:what|how|which|where|why|when)(?: \w+)? (?:can|could|should|do|does|would|will)"
     r" (?:i|we|you)\b))",

@@ -124,7 +124,10 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
     """Score how likely a qualifying sentence is a lasting fact about its speaker."""
     score = min(len(content_words(sentence)), 8) / 2
     first = SPEAKER.search(sentence)
-    if first and len(sentence[: first.start()].split()) <= 2:
+    before = sentence[: first.start()] if first else ""
+    # the speaker opens the sentence, or its main clause after a short phrase ("As a kid, I")
+    if first and (len(before.split()) <= 2
+                  or before.rstrip().endswith(",") and len(before.split()) <= 4):
         score += 1.0
     if _WEAK_START.match(sentence):
         score -= 1.0
