@@ -327,6 +327,10 @@ def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
          ["The user's mom and their dad are visiting."]),
         ("I talked to my brother about the move. She said it's a good idea.",
          ["The user talked to their brother about the move."]),
+        # in the same sentence: "she" is the daughter, no pronoun left unexplained
+        ("My daughter just started kindergarten and she's really shy.",
+         ["The user's daughter just started kindergarten and she's shy."]),
+        ("My son told me she was rude.", []),
     ],
 )
 def test_she_or_he_after_the_speakers_one_person_is_that_person(

@@ -32,6 +32,7 @@ _MINE = re.compile(
 )
 _OPENING = re.compile(r"^(She|He)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
 _HAS = word_set("been got gotten had done gone never already just")
+_GENDERED = re.compile(r"\b(?:she|he|her|him)\b", re.IGNORECASE)
 
 
 def with_kin(sentences: list[str]) -> list[str]:
@@ -46,6 +47,20 @@ def with_kin(sentences: list[str]) -> list[str]:
             sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
         out.append(sentence)
     return out
+
+
+def without_own_pronouns(sentence: str) -> str:
+    """The sentence less its "she"/"he"/"her"/"him" when each can be the speaker's one
+    person named before them ("My daughter started school and she's shy")."""
+    first = _GENDERED.search(sentence)
+    named = _MINE.findall(sentence[: first.start()]) if first else []
+    if len(named) != 1:
+        return sentence
+    relative = named[0][1].lower()
+    pronouns = [p.lower() for p in _GENDERED.findall(sentence)]
+    if not all(fits(relative, "She" if p in {"she", "her"} else "He") for p in pronouns):
+        return sentence
+    return _GENDERED.sub("", sentence)
 
 
 def fits(relative: str, pronoun: str) -> bool:

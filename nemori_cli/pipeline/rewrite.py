@@ -146,10 +146,14 @@ def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> s
 _TASTE_OBJECT = re.compile(r"(?:\w+ing|my|our)$", re.IGNORECASE)  # not "Love the pic!"
 
 
+_DROPPED_I_OPENING = (
+    r"((?:just|finally|recently|also|actually|really|currently|still)\s+)*([A-Za-z]+)\b"
+)
+
+
 def restore_subject(sentence: str) -> str:
     """Give back the "I" that chat drops: "Took a trip to Rome" -> "I took a trip to Rome"."""
-    m = re.match(r"((?:just|finally|recently|also|actually|really)\s+)*([A-Za-z]+)\b", sentence,
-                 re.IGNORECASE)
+    m = re.match(_DROPPED_I_OPENING, sentence, re.IGNORECASE)
     if not m or not sentence[:1].isupper():
         return sentence
     head, word = sentence[: m.start(2)], m.group(2).lower()

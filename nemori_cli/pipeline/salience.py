@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from nemori_cli.pipeline.clauses import OWN_TASTE, SPEAKER
+from nemori_cli.pipeline.kin import without_own_pronouns
 from nemori_cli.pipeline.rewrite import word_set
 
 _STOPWORDS = word_set(
@@ -133,7 +134,7 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
         score -= 1.0
     if _INTENT.search(sentence):
         score -= INTENT_PENALTY
-    if _UNRESOLVED.search(sentence):
+    if _UNRESOLVED.search(without_own_pronouns(sentence)):
         score -= PRONOUN_PENALTY
     if _IT.search(sentence):
         score -= IT_PENALTY
