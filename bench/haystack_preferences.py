@@ -203,7 +203,7 @@ def markdown(results: dict[str, Any]) -> str:
         "said to an assistant, a dropped \"I\" is restored before the subject test (\"Took a",
         "short trip to Rome ...\", \"Love experimenting with spices\") and the speaker's part",
         "of a concession is the fact (\"Sounds fun, even if I'm not into games\"). With them,",
-        "the table above (sess@10 0.818 on 0-4, 0.864 held out). An advice question now",
+        "the table above (sess@10 0.818 on 0-4, 0.848 held out). An advice question now",
         "needs the asker in it (\"I\", \"my\", \"can you\", \"any ...\"): \"What advice did",
         "Caroline give Melanie?\" asks what one person told another. The haystack's own",
         "questions move by one question at most (0-4 sess@5 0.877 -> 0.873, held out 0.885 ->",
