@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nemori_cli.models import Message
-from nemori_cli.pipeline.facts import statements
+from nemori_cli.pipeline.facts import Statement, statements
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import assistant_facts  # noqa: E402
@@ -16,6 +16,11 @@ import assistant_facts  # noqa: E402
 
 def facts_of(text: str) -> list[str]:
     return [s.content for s in statements(Message(id="m", role="user", content=text))]
+
+
+def said_to_assistant(text: str) -> list[Statement]:
+    """The facts of a user turn in a chat with an assistant."""
+    return statements(Message(id="m", role="user", content=text), to_assistant=True)
 
 
 def test_built_me_an_artifact_is_a_request_not_the_user_building_the_user_something() -> None:
@@ -78,8 +83,7 @@ def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[st
 def test_an_opening_or_a_spliced_question_hides_no_statement_to_an_assistant(
     text: str, fact: str
 ) -> None:
-    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
-    assert [s.content for s in said] == [fact]
+    assert [s.content for s in said_to_assistant(text)] == [fact]
 
 
 @pytest.mark.parametrize(
@@ -212,8 +216,7 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
     ],
 )
 def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: str) -> None:
-    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
-    assert [s.content for s in said] == [fact]
+    assert [s.content for s in said_to_assistant(text)] == [fact]
 
 
 @pytest.mark.parametrize(
@@ -230,15 +233,14 @@ def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: 
     ],
 )
 def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) -> None:
-    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
-    assert [(s.content, s.category) for s in said] == [(fact, "user_profile")]
+    assert [(s.content, s.category) for s in said_to_assistant(text)] == [(fact, "user_profile")]
 
 
 @pytest.mark.parametrize(
     "text", ["Love the blue vase in the pic!", "Took me a while to find the setting."]
 )
 def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
-    assert statements(Message(id="m", role="user", content=text), to_assistant=True) == []
+    assert said_to_assistant(text) == []
 
 
 @pytest.mark.parametrize(
@@ -252,8 +254,7 @@ def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
     ],
 )
 def test_the_speaker_in_a_concession_to_an_assistant_is_the_fact(text: str, fact: str) -> None:
-    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
-    assert [s.content for s in said] == [fact]
+    assert [s.content for s in said_to_assistant(text)] == [fact]
 
 
 @pytest.mark.parametrize(
@@ -269,5 +270,4 @@ def test_the_speaker_in_a_concession_to_an_assistant_is_the_fact(text: str, fact
 def test_a_short_phrase_before_the_speaker_does_not_hide_the_statement(
     text: str, fact: str
 ) -> None:
-    said = statements(Message(id="m", role="user", content=text), to_assistant=True)
-    assert [s.content for s in said] == [fact]
+    assert [s.content for s in said_to_assistant(text)] == [fact]
