@@ -139,9 +139,12 @@ def test_a_when_question_prefers_the_turn_that_names_a_time() -> None:
 
 
 def test_asks_when_and_says_when() -> None:
-    for q in ("When did Caroline move?", "In which year did he start?", "What month was it?"):
+    for q in ("When did Caroline move?", "In which year did he start?", "What month was it?",
+              "How many weeks passed between adopting Coco and Shadow?",
+              "How many days ago did I buy my bike?"):
         assert asks_when(q), q
-    for q in ("Where did Caroline move?", "Who said when it was?", "What did she paint?"):
+    for q in ("Where did Caroline move?", "Who said when it was?", "What did she paint?",
+              "How many days did James plan to spend in Canada?"):
         assert not asks_when(q), q
     for text in ("We moved in 2019.", "I went there last Saturday", "two weeks ago", "in March"):
         assert says_when(text), text

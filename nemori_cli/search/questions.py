@@ -10,7 +10,9 @@ from nemori_cli.pipeline.named_dates import MONTHS
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|since when\b|how long ago\b|(?:in |on )?(?:what|which) (?:year|month|date"
-    r"|day|week|time)\b)",
+    r"|day|week|time)\b"
+    # "How many weeks passed between ...", "How many days ago did I ...": two times, or one
+    r"|how many (?:days|weeks|months|years) (?:(?:have |had )?passed|lapsed|ago|between|since))",
     re.IGNORECASE,
 )
 _DATED = re.compile(
