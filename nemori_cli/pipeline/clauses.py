@@ -32,9 +32,9 @@ _WHEN_YOU = re.compile(
 )
 # clause boundaries inside a sentence: a comma, a dash, a semicolon or a colon
 _CLAUSE_BREAK = re.compile(r"(\s*[-–—]+\s+|,\s+|;\s+|:\s+)")
-_OWN_SUBJECT = re.compile(
-    r"(?:and |but |so )?(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE
-)
+# a clause opening on the speaker: "I ...", "we've ...", "my ..." (read case-insensitively)
+OWN_OPENING = r"(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b"
+_OWN_SUBJECT = re.compile(rf"(?:and |but |so )?{OWN_OPENING}", re.IGNORECASE)
 # a short sentence whose subject points back at the statement before it: "It helps a lot."
 _DANGLING = re.compile(r"^(?:it|it's|they|they're|that|that's)\b", re.IGNORECASE)
 MAX_DANGLING_WORDS = 12

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.clauses import OWN_TASTE
+from nemori_cli.pipeline.clauses import OWN_OPENING, OWN_TASTE
 from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
@@ -52,8 +52,7 @@ _SELF_CLAUSE = re.compile(
 
 # "Sounds fun, even if I'm not into games": the speaker in the concession, not the remark
 _OWN_CONCESSION = re.compile(
-    r",\s+(?:even if|even though|although|though|but|except that)\s+"
-    r"(?=(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b)",
+    rf",\s+(?:even if|even though|although|though|but|except that)\s+(?={OWN_OPENING})",
     re.IGNORECASE,
 )
 
