@@ -230,6 +230,11 @@ def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: 
         ('"Harry Potter and the Philosopher\'s Stone" is special to me.',
          '"Harry Potter and the Philosopher\'s Stone" is special to the user.'),
         ("I'm all about dramas and romcoms.", "The user is all about dramas and romcoms."),
+        # what works for the user is what advice on unwinding rests on
+        ("Running keeps me sane.", "Running keeps the user sane."),
+        ("Gardening calms me down.", "Gardening calms the user down."),
+        ("Yoga is my happy place.", "Yoga is the user's happy place."),
+        ("I cannot stand horror films.", "The user cannot stand horror films."),
     ],
 )
 def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) -> None:

@@ -13,10 +13,15 @@ import re
 SPEAKER = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
 )
-# "Blue's my fave", "a favourite of mine", "special to me": the speaker's taste, said of a thing
+# "Blue's my fave", "a favourite of mine", "special to me": the speaker's taste, said of a
+# thing; "Running keeps me sane", "Yoga is my happy place": what works for the speaker
 OWN_TASTE = re.compile(
-    r"\bmy (?:fave|faves|favou?rites?|go-to|haven|passion)\b|\b(?:favou?rite|fave) of mine\b"
-    r"|\b(?:special|dear) to me\b",
+    r"\bmy (?:fave|faves|favou?rites?|go-to|haven|passion|happy place|escape"
+    r"|stress[- ]?(?:buster|relief|reliever))\b|\b(?:favou?rite|fave) of mine\b"
+    r"|\b(?:special|dear) to me\b|\bcalms? me\b"
+    r"|\bkeeps? me (?:sane|calm|grounded|centred|centered)\b"
+    r"|\bhelps? me (?:relax|unwind|de-?stress|calm down|recharge|clear my (?:head|mind))\b"
+    r"|\bhow (?:i|we) (?:relax|unwind|de-?stress|recharge)\b",
     re.IGNORECASE,
 )
 SECOND_PERSON = re.compile(

@@ -44,8 +44,8 @@ ADVERBS = word_set(
     "both once hardly barely gradually slowly luckily last first"
 )
 UNCHANGED = word_set(
-    "can could will would shall should may might must did didn't can't couldn't won't wouldn't "
-    "shouldn't was wasn't had hadn't used ought"
+    "can cannot could will would shall should may might must did didn't can't couldn't won't "
+    "wouldn't shouldn't was wasn't had hadn't used ought"
 )
 IRREGULAR_PAST = word_set(
     "went got saw made took came ran did found felt thought bought met left knew began became "

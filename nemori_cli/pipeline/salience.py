@@ -67,8 +67,8 @@ _PROFILE = re.compile(
     r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
     r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)-handed"
     r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
-    r"|can't stand|usually|every (?:day|week|month|year|morning|evening|weekend|summer|winter"
-    r"|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
+    r"|can(?:'t|not) stand|usually|every (?:day|week|month|year|morning|evening|weekend"
+    r"|summer|winter|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
     r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday))",
     re.IGNORECASE,
 )
