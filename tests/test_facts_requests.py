@@ -256,6 +256,8 @@ def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:
         ("Looks great, though I don't eat pork.", "The user doesn't eat pork."),
         ("The hotel looks nice, but my budget is $150 a night.",
          "The user's budget is $150 a night."),
+        # the user's reaction to what was offered is no taste; what follows it is
+        ("I love it, but I'm allergic to nuts.", "The user is allergic to nuts."),
     ],
 )
 def test_the_speaker_in_a_concession_to_an_assistant_is_the_fact(text: str, fact: str) -> None:

@@ -24,6 +24,9 @@ OWN_TASTE = re.compile(
     r"|\bhow (?:i|we) (?:relax|unwind|de-?stress|recharge)\b",
     re.IGNORECASE,
 )
+# "I love that idea", "I like this one": a reaction to what was just said, not a taste
+REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)\b",
+                      re.IGNORECASE)
 SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.clauses import OWN_OPENING, OWN_TASTE
+from nemori_cli.pipeline.clauses import OWN_OPENING, OWN_TASTE, REACTION
 from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
@@ -137,7 +137,8 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     else:
         parts = [sentence]
         main, *own = _OWN_CONCESSION.split(sentence, maxsplit=1) if to_assistant else [""]
-        if own and not about_speaker(main):  # "Looks great, though I don't eat pork"
+        # "Looks great, though I don't eat pork", "I love it, but I'm allergic to nuts"
+        if own and (not about_speaker(main) or REACTION.match(main)):
             parts = [own[0][:1].upper() + own[0][1:]]
     out = []
     for part in parts:

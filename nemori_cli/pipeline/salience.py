@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.clauses import OWN_TASTE, SPEAKER
+from nemori_cli.pipeline.clauses import OWN_TASTE, REACTION, SPEAKER
 from nemori_cli.pipeline.kin import without_own_pronouns
 from nemori_cli.pipeline.rewrite import word_set
 
@@ -98,9 +98,6 @@ _RELATIONS = re.compile(
 )
 MAX_SHORT_WORDS = 5
 _OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
-# "I love that idea", "I like this one": a reaction to what was just said, not a taste
-_REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)\b",
-                       re.IGNORECASE)
 
 
 def content_words(sentence: str) -> list[str]:
@@ -117,7 +114,7 @@ def short_but_personal(sentence: str) -> bool:
         and bool(_OWN_START.match(sentence))
         and bool(_PROFILE.search(sentence) or _RELATIONS.search(sentence))
         and bool(content_words(sentence) or re.search(r"\d", sentence))  # "I'm 30."
-        and not _REACTION.match(sentence)
+        and not REACTION.match(sentence)
     )
 
 
