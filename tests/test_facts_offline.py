@@ -322,6 +322,10 @@ def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
         ("My best friend moved to Seattle. She's been at Amazon since March.",
          ["The user's best friend moved to Seattle.",
           "The user's best friend has been at Amazon since March."]),
+        ("I adopted a greyhound named Pixel. She's scared of stairs.",
+         ["The user adopted a greyhound named Pixel.",
+          "The user's greyhound Pixel is scared of stairs."]),
+        ("I have a brother named Sam. She is nice.", ["The user has a brother named Sam."]),
         # two people, or one the pronoun does not fit: nobody to read it as
         ("My mom and my dad are visiting. She loves gardening.",
          ["The user's mom and their dad are visiting."]),

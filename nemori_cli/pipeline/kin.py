@@ -3,7 +3,8 @@
 "I need a gift for my sister. She's turning 30 and loves pottery." says that the speaker's
 sister is turning 30; read alone, "She's turning 30" is about nobody. A sentence that opens
 on "She" or "He" takes the one person of the speaker's that the sentence before it names
-("my sister"), when the pronoun fits them; two people there, or none, leave it as said.
+("my sister", "a greyhound named Pixel"), when the pronoun fits them; two people there, or
+none, leave it as said.
 """
 
 from __future__ import annotations
@@ -22,12 +23,18 @@ MALE = word_set(
 )
 EITHER = word_set(
     "partner friend boss manager cousin kid child baby toddler roommate colleague coworker "
-    "neighbor neighbour teacher therapist doctor coach mentor"
+    "neighbor neighbour teacher therapist doctor coach mentor dog cat puppy pup kitten pet"
 )
 # "my sister", "my best friend", "my older brother": up to two words between
 _MINE = re.compile(
     r"\bmy ((?:[a-z-]+ ){0,2}?)(" + "|".join(sorted(FEMALE | MALE | EITHER)) + r")\b"
     r"((?-i:,? [A-Z][a-z]+\b)?)",  # "my son Leo", "my sister, Ana"
+    re.IGNORECASE,
+)
+# "I adopted a greyhound named Pixel", "we have a friend called Sam": one of the speaker's
+_NAMED_ONE = re.compile(
+    r"\b(?:i|we) (?:\w+ )?(?:have|had|got|adopted|rescued|own) an? ((?:[a-z-]+ ){0,2}?)"
+    r"([a-z-]+),? (?:named|called) ((?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
 )
 _OPENING = re.compile(r"^(She|He)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
@@ -40,13 +47,28 @@ def with_kin(sentences: list[str]) -> list[str]:
     out: list[str] = []
     for sentence in sentences:
         m = _OPENING.match(sentence)
-        named = _MINE.findall(out[-1]) if out and m else []
-        if m and len(named) == 1 and fits(named[0][1].lower(), m[1]):
-            words, relative, name = named[0]
-            who = f"My {words}{relative}{name.lstrip(',')}"
+        who = one_of_theirs(out[-1], m[1]) if out and m else None
+        if m and who:
             sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
         out.append(sentence)
     return out
+
+
+def one_of_theirs(sentence: str, pronoun: str) -> str | None:
+    """"My sister", "My greyhound Pixel": the speaker's one person or animal a sentence
+    names that the pronoun can be, or None."""
+    mine = _MINE.findall(sentence)
+    if mine:
+        words, relative, name = mine[0]
+        if len(mine) == 1 and fits(relative.lower(), pronoun):
+            return f"My {words}{relative}{name.lstrip(',')}"
+        return None
+    named = [(w, noun, name) for w, noun, name in _NAMED_ONE.findall(sentence)
+             if noun.lower() not in (MALE if pronoun == "She" else FEMALE)]
+    if len(named) == 1:
+        words, noun, name = named[0]
+        return f"My {words}{noun} {name}"
+    return None
 
 
 def without_own_pronouns(sentence: str) -> str:
