@@ -38,6 +38,9 @@ def test_built_me_an_artifact_is_a_request_not_the_user_building_the_user_someth
         "I need some ideas for a class on fractions.",
         "I'd like a few tips for my first marathon.",
         "I'm 5 minutes late, sorry.",
+        # a question typed without its question mark
+        "how do i make chocolate chip cookies chewy instead of cakey",
+        "is it too late to get the stain out",
     ],
 )
 def test_requests_and_instructions_give_no_fact(text: str) -> None:
@@ -76,6 +79,7 @@ def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[st
         # a question spliced on without its question mark is no part of the fact
         ("i live in brooklyn with two cats, what plants can i grow indoors",
          "The user lives in brooklyn with two cats."),
+        ("and leave the cilantro out, I hate cilantro", "The user hates cilantro."),
         ("I'm 30.", "The user is 30."),
         ("I'm 45 and planning to retire at 60.", "The user is 45 and planning to retire at 60."),
     ],

@@ -19,6 +19,30 @@ def said(content: str, name: str | None = None) -> list[str]:
 
 
 @pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        # the speaker's second verb after "and" agrees with "the user" too
+        ("We moved to Leeds in March and still don't know the area at all.",
+         "The user moved to Leeds in March and still doesn't know the area at all."),
+        ("I use a Fujifilm X-T30 and want to get into street photography.",
+         "The user uses a Fujifilm X-T30 and wants to get into street photography."),
+        ("I'm saving for a condo, my goal is $40k and I have about $18k so far.",
+         "The user is saving for a condo, their goal is $40k and the user has about $18k so far."),
+        ("I believe in health and love.", "The user believes in health and love."),
+        ("My dog and I love the beach.", "The user and their dog love the beach."),
+        # a possessive before "and I" is no one beside the speaker
+        ("It's my coworker's birthday on Friday and I want to bake a cake for the unit.",
+         "It's the user's coworker's birthday on Friday and the user wants to bake a cake for the"
+         " unit."),
+        ("ha I like the mood and personality thing.", "The user likes the mood and personality"
+         " thing."),
+    ],
+)
+def test_every_verb_of_the_user_agrees_with_the_user(content: str, expected: str) -> None:
+    assert said(content) == [expected]
+
+
+@pytest.mark.parametrize(
     ("content", "name", "expected"),
     [
         ("I took my fam camping in the mountains.", "Melanie",

@@ -25,7 +25,7 @@ IMPERATIVES = word_set(
     "outline paraphrase parse pick plan polish prepare pretend print proofread provide put "
     "recommend refactor remember remove rename replace reply respond return review rewrite run "
     "send set shorten show simplify sort split suggest summarise summarize swap tell test "
-    "translate try turn tweak update use validate write"
+    "translate try turn tweak update use validate write leave skip avoid omit exclude"
 )
 _LEAD = re.compile(r"^(?:(?:please|pls|ok|okay|now|also|and|then|just|so|alright)\b[\s,]*)+",
                    re.IGNORECASE)
@@ -44,6 +44,13 @@ _WANT_WORK = re.compile(
 _KEEP = re.compile(
     r"^(?:please |pls )?(?:remember|note|keep in mind|bear in mind|don't forget|do not forget)"
     r"(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our)\b)",
+    re.IGNORECASE,
+)
+# "how do i make cookies chewy", "is it too late": a question typed without its "?"
+_QUESTION = re.compile(
+    r"^(?:(?:how|what|which|where|why|when|who)(?: [\w']+){0,3}? (?:do|does|did|can|could"
+    r"|should|would|will|is|are|am)|(?:do|does|did|can|could|should|would|will|is|are|am))"
+    r" (?:i|you|we|it|they|there|my|this|that)\b",
     re.IGNORECASE,
 )
 _SELF_CLAUSE = re.compile(
@@ -102,10 +109,12 @@ def sought(sentence: str) -> str | None:
 
 
 def is_request(sentence: str) -> bool:
-    """Whether a sentence asks the assistant to do something rather than tell about the user."""
+    """Whether a sentence asks the assistant to do or tell something rather than tells about
+    the user."""
     text = _LEAD.sub("", sentence.strip())
     first = text.split(maxsplit=1)[0].lower().rstrip(",:") if text.split() else ""
-    return first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
+    return (first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
+            or bool(_QUESTION.match(text)))
 
 
 def about_speaker(clause: str) -> bool:

@@ -20,7 +20,7 @@ _SENTENCE_END = re.compile(
     r"|(?<=\])\s+(?=[\"'(]?[A-Z])|\s*\n+\s*"
 )
 _INTERJECTION = re.compile(
-    r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|haha+|hah|lol"
+    r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|ha|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
     r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
     r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lmao"
@@ -97,6 +97,11 @@ SUBJECT_VERBS = {
     "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
     "'m": "is", "'re": "is", "'ve": "has", "'ll": "will",
 }
+# "I use a Fujifilm and want ...", "we moved to Leeds and still don't know": a second verb
+# of the speaker's after "and" (only verbs seldom read as nouns there)
+SHARED_VERBS = word_set("want need have don't haven't hope plan wanna gotta am")
+# "goal is $40k and I have": a clause with a verb before "and I" is no compound subject
+_NOT_SUBJECT = word_set("is are was were am be been has have had do does did will would can")
 HAD_AFTER = word_set("been had gone done seen never already just got")
 FIRST_PERSON = re.compile(
     r"\b(?:I|i|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us"
@@ -228,6 +233,8 @@ class _Rewriter:
         their = self.pronoun and not _THEY.search(sentence)  # else "their" is someone else's
         out: list[str] = []
         agree = False  # the next verb must agree with a third-person singular subject
+        own = False  # the speaker is the subject of the clause so far
+        shared = False  # after the speaker's "and": a second verb of theirs may follow
         i = 0
         while i < len(tokens):
             tok, lower = tokens[i], tokens[i].lower()
@@ -235,12 +242,16 @@ class _Rewriter:
             if tok in {"I", "i"} or lower == "we":
                 # "my dog and I love": a short compound subject keeps its plural verb
                 clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
-                agree = not (2 <= len(clause) <= 4 and clause[-1] == "and")
+                agree = not (2 <= len(clause) <= 4 and clause[-1] == "and"
+                             and not _NOT_SUBJECT & set(clause))
+                own = True
                 out.append(self.name)
             elif lower in {"i'm", "we're"}:
                 out.append(f"{self.name} is")
+                own = True
             elif lower in {"i've", "we've"}:
                 out.append(f"{self.name} has")
+                own = True
             elif lower in {"i'll", "we'll"}:
                 out.append(f"{self.name} will")
             elif lower in {"i'd", "we'd"}:
@@ -253,16 +264,23 @@ class _Rewriter:
                 out.append(self.possessive)
             elif lower in {"myself", "ourselves"}:
                 out.append("themself" if lower == "myself" else "themselves")
+            elif (agree or shared) and tok[:1].isalpha() and (
+                lower in ADVERBS or (lower.endswith("ly") and lower not in LY_VERBS)
+            ):
+                out.append(tok)
             elif agree and tok[:1].isalpha():
-                if lower in ADVERBS or (lower.endswith("ly") and lower not in LY_VERBS):
-                    out.append(tok)
-                    i += 1
-                    continue
                 out.append(_third_person(tok))
                 agree = False
+            elif shared and lower in SHARED_VERBS:
+                out.append(_third_person(tok))
+                shared = False
             else:
                 if tok.strip(" ,"):
                     agree = False  # other punctuation ends the subject
+                if re.search(r"[.;:!?]", tok):
+                    own = False
+                if tok.strip():
+                    shared = own and lower == "and"
                 out.append(tok)
             i += 1
         text = "".join(out)
@@ -292,7 +310,8 @@ def drop_intensifiers(sentence: str) -> str:
 
 
 # "my wife and I went": the speaker first, so the wife is "their wife", not "the user's"
-_OWN_PAIR = re.compile(r"\b([Mm]y|[Oo]ur) ((?:[a-z'-]+ ){0,2}?[a-z'-]+) and I\b(?!['’])")
+# ("my coworker's birthday friday and I want": a possessive is no partner of the speaker's)
+_OWN_PAIR = re.compile(r"\b([Mm]y|[Oo]ur) ((?:[a-z-]+ ){0,2}?[a-z-]+) and I\b(?!['’])")
 
 
 def to_third_person(sentence: str, subject: str | None) -> str:
