@@ -462,6 +462,39 @@ def test_a_move_supersedes_the_old_residence() -> None:
     assert result.superseded == {old.id: new.id}
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I started a new job as a data analyst at Nordwind.",
+         "I left that job and I'm now a curriculum designer at an edtech startup."),
+        ("I'm vegetarian, so no meat please.", "I went fully vegan last month."),
+    ],
+)
+def test_a_new_occupation_or_diet_supersedes_the_old_one(before: str, after: str) -> None:
+    (old,) = extractor().extract(episode_of(
+        Message(id="m1", role="user", content=before, timestamp=MAY8 - timedelta(days=200))
+    ), []).facts
+    result = extractor().extract(episode_of(
+        Message(id="m9", role="user", content=after, timestamp=MAY8)
+    ), [old])
+    assert result.superseded == {old.id: result.facts[0].id}
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I work as a nurse at St Mary's.", "I'm now a regular at the climbing gym."),
+        ("I'm vegetarian, so no meat please.", "My sister went vegan last month."),
+        ("I work as a nurse.", "I'm thinking about becoming a teacher."),
+    ],
+)
+def test_what_is_no_new_occupation_or_diet_supersedes_nothing(before: str, after: str) -> None:
+    (old,) = extractor().extract(episode_of(Message(id="m1", role="user", content=before)),
+                                 []).facts
+    message = Message(id="m9", role="user", content=after, timestamp=MAY8)
+    assert extractor().extract(episode_of(message), [old]).superseded == {}
+
+
 def test_plans_to_move_do_not_supersede() -> None:
     old = fact("The user lives in Berlin.", message="a")
     m = Message(id="m9", role="user", content="I'm thinking about moving to Lisbon next year.",

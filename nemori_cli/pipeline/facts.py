@@ -234,6 +234,20 @@ _ATTRIBUTES = {
     "employer": (
         re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) {_PLACE}"),
     ),
+    "occupation": (  # "works as a nurse", "started a new job as a data analyst"
+        re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
+                   r"(?: an?)?(?: new)? (?:job|position|role)) as an? (?P<value>[a-z][\w-]*"
+                   r"(?: [a-z][\w-]*){0,3}?)(?= (?:at|for|in|and|with|since)\b|[,.;]|$)"),
+        # "is now a curriculum designer at an edtech startup": a role at a workplace
+        re.compile(r"\b(?:is now|became) an? (?!(?:regular|member|fan|part|bit|lot|big|huge"
+                   r"|little|guest)\b)(?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)"
+                   r"(?= (?:at|for) )"),
+    ),
+    "diet": (
+        re.compile(r"\b(?:is|went|became|turned|has gone|switched to|eats)"
+                   r"(?: now| fully| strictly| completely| mostly)* (?P<value>vegetarian|vegan"
+                   r"|pescatarian|flexitarian|keto|paleo|carnivore)\b"),
+    ),
 }
 _NOT_YET = re.compile(
     r"\b(?:will|would|might|may|plan\w*|want\w*|hop\w*|consider\w*|thinking|going to|could"
@@ -243,7 +257,8 @@ _NOT_YET = re.compile(
 
 
 def attribute(fact: Fact) -> tuple[str, str] | None:
-    """The single-valued attribute (residence, employer) a fact sets now, with its value."""
+    """The single-valued attribute (residence, employer, occupation, diet) a fact sets now,
+    with its value."""
     subject = re.compile(
         rf"\b{re.escape(fact.subject or 'the user')}(?: (?:now|still|also|currently|recently"
         r"|just|finally|has|had|is))*\s*$",
