@@ -244,6 +244,80 @@ def test_a_bare_weekday_is_read_by_the_tense_it_is_told_in(
     assert split_dates(text, MAY8) == split
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm running 4 days a week now.",
+        "i go to the gym twice a week now lol",
+        "I see my therapist once a month now.",
+        "We do date night every other week now.",
+        "I sleep 5 hours a day now.",
+        "I go every two weeks now.",
+        "I run 3-4 times a week now.",
+        # a weekday that recurs, or one of several, is a habit: no one date
+        "I played in a pickleball league on Tuesday nights and hurt my knee.",
+        "I worked on Saturdays at a bakery.",
+        "I worked Saturday mornings at a bakery.",
+        "I ran every Tuesday with my dad.",
+        "I ran on Tuesday and Thursday with my dad.",
+    ],
+)
+def test_how_often_is_no_date(text: str) -> None:
+    """"4 days a week now" is how often, not "for a week now"; "on Tuesday nights" a habit."""
+    assert split_dates(text, MAY8) == (text, None)
+    assert replace_dates(text, MAY8) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [
+        ("I bought a Yamaha acoustic about 6 weeks ago and I'm teaching myself.",
+         ("I bought a Yamaha acoustic and I'm teaching myself.",
+          "about 6 weeks before 8 May 2023")),
+        ("i started a new job around two weeks ago lol",
+         ("i started a new job lol", "about two weeks before 8 May 2023")),
+        ("I quit smoking like 3 weeks ago.",
+         ("I quit smoking.", "about 3 weeks before 8 May 2023")),
+        ("I adopted a cat almost a year ago.",
+         ("I adopted a cat.", "almost a year before 8 May 2023")),
+        ("I moved to Denver just over a month ago.",
+         ("I moved to Denver.", "just over a month before 8 May 2023")),
+        ("I got promoted over a year ago but my pay hasn't changed.",
+         ("I got promoted but my pay hasn't changed.", "over a year before 8 May 2023")),
+        # without a hedge, as before
+        ("I adopted a cat a year ago.", ("I adopted a cat.", "2022")),
+        ("I bought it two weeks ago.", ("I bought it.", "two weeks before 8 May 2023")),
+        # a word placing or stressing the date goes with it
+        ("I moved here just a week ago.", ("I moved here.", "a week before 8 May 2023")),
+        ("I finished my novel late last year.", ("I finished my novel.", "late in 2022")),
+        ("I fly out to Rome early next week.",
+         ("I fly out to Rome.", "early in the week after 8 May 2023")),
+        # a part of the day goes with its day
+        ("I went for a run yesterday morning.", ("I went for a run.", "7 May 2023")),
+        ("I won my first tournament on Friday night!",
+         ("I won my first tournament!", "5 May 2023")),
+        ("I played in a league on Tuesday night and hurt my knee.",
+         ("I played in a league and hurt my knee.", "2 May 2023")),
+        ("I ate sushi last Friday night.", ("I ate sushi.", "the Friday before 8 May 2023")),
+        # a second time tells of another part of the sentence: kept where it was said
+        ("I spilled red wine on the couch last night and only noticed this morning.",
+         ("I spilled red wine on the couch and only noticed on 8 May 2023.", "7 May 2023")),
+        ("I ran yesterday and today.", ("I ran on 7 May 2023 and on 8 May 2023.", None)),
+        # a frequency beside a time lasting until the message: the time still counts back
+        ("I've run 3 times a week for a month now.", ("I've run 3 times a week since April 2023.",
+                                                     None)),
+    ],
+)
+def test_a_date_takes_the_words_that_qualify_it(text: str, split: tuple[str, str | None]) -> None:
+    """No "about" or "just over" is left behind when "6 weeks ago" is taken out."""
+    assert split_dates(text, MAY8) == split
+
+
+def test_a_hedged_date_replaced_in_place_keeps_its_hedge() -> None:
+    assert (replace_dates("I bought it about two weeks ago.", MAY8)
+            == "I bought it about two weeks before 8 May 2023.")
+
+
 def test_quoted_words_are_kept_and_dates_noted_after_them() -> None:
     """Issue 16 item 9: a narrative quotes each message as it was said."""
     line = "Hello! How can I assist you today?"

@@ -36,6 +36,34 @@ COUNT = (  # a number as people say it in a time ("3 days", "a couple of weeks")
 _NUM = f"({COUNT})"
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _SEASONS = "spring|summer|fall|autumn"
+_PART_OF_DAY = "morning|afternoon|evening|night"
+# a hedge on how long ago ("about 6 weeks ago"): said as the time in the fact's when
+_HEDGE = (
+    r"just over|a little over|a bit over|well over|just under|more than|less than|about|around"
+    r"|roughly|approximately|almost|nearly|over|under|like|maybe|probably"
+)
+HEDGE_SAID = {"around": "about", "roughly": "about", "approximately": "about", "like": "about",
+              "maybe": "about", "probably": "about"}
+# a word placing or stressing a date ("late last year", "just yesterday"): goes with the date
+_PLACED_BEFORE = re.compile(r"\b(?P<word>just|only|early|late|earlier|later|sometime)\s+$", re.I)
+STRESS = {"just", "only"}  # says no more of when: left out
+
+_PERIOD = "day|night|week|weekend|month|year"
+# how often, not when: "4 days a week", "twice a month", "every other week", "3-4 times a year"
+_HOW_OFTEN = re.compile(
+    rf"\b(?:once|twice|thrice|(?:{COUNT}|a few|few|several|many|multiple)"
+    rf"(?:\s*(?:-|to|or)\s*(?:{COUNT}))? (?:\w+ )?(?:\w+s|time|hour|day|night|session|class"
+    rf"|cup|glass|meal|mile|drink))\s+(?:a|an|per|each|every) (?:{_PERIOD})\b"
+    rf"|\bevery (?:other |few |couple of |(?:{COUNT}) )?(?:{_PERIOD})s?\b",
+    re.IGNORECASE,
+)
+# a weekday that recurs or is one of several: "on Tuesdays", "Tuesday nights", "every
+# Tuesday", "on Tuesdays and Thursdays": a habit, no one date
+_WEEKDAY_HABIT = re.compile(
+    rf"\b(?:every (?:other )?(?:{_DAYS})|(?:{_DAYS})(?:s| (?:{_PART_OF_DAY})s)\b"
+    rf"|(?:{_DAYS})s?(?:\s*(?:,|and|or|&|through|to|-)\s*(?:{_DAYS})s?\b)+)",
+    re.IGNORECASE,
+)
 
 
 def fmt_date(d: date) -> str:
@@ -79,6 +107,10 @@ def _ago(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     n, unit = count_of(m["n"]), m["unit"].lower()
     if n is None:
         return None
+    if m["hedge"]:  # "about 6 weeks ago": a month or year would say more than was said
+        hedge = m["hedge"].lower()
+        label = f"{m['n'].lower()} {unit}{'s' if n > 1 else ''}"
+        return f"{HEDGE_SAID.get(hedge, hedge)} {label} before {fmt_date(ref)}", ""
     if unit == "day":
         return fmt_date(ref - timedelta(days=n)), "on"
     if unit == "week":
@@ -209,13 +241,13 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
     for p, f in (
         (r"\bthe day before yesterday\b", _fixed(-2)),
         (r"\bthe day after tomorrow\b", _fixed(2)),
-        (r"\byesterday\b", _fixed(-1)),
+        (rf"\byesterday(?: (?:{_PART_OF_DAY}))?\b", _fixed(-1)),
         (r"\blast night\b", _fixed(-1)),
         (r"\btoday\b", _fixed(0)),
         (r"\btonight\b", _fixed(0)),
         (r"\bthis (?:morning|afternoon|evening)\b", _fixed(0)),
-        (r"\btomorrow\b", _fixed(1)),
-        (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
+        (rf"\btomorrow(?: (?:{_PART_OF_DAY}))?\b", _fixed(1)),
+        (rf"\b(?:(?P<hedge>{_HEDGE}) )?(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
         (rf"\b(?:for|over|in|during) the (?:past|last) (?P<n>{_NUM}) (?P<unit>day|week|month"
          r"|year)s?(?P<now> now)?\b", _since),
         (rf"\bfor (?:(?P<about>about|around|almost|nearly|roughly)|(?P<over>over|more than"
@@ -224,28 +256,44 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)\b", _since),
         (r"\b(?:a few|few|several) (?P<unit>day|week)s ago\b", _few_ago),
         (r"\bthe other day\b", lambda m, ref: (f"a few days before {fmt_date(ref)}", "")),
-        (rf"\b(?P<which>last|this past|next) (?P<day>{_DAYS})\b", _weekday),
-        (rf"(?<=\bon )(?P<day>{_DAYS})\b", _on_weekday),
+        (rf"\b(?P<which>last|this past|next) (?P<day>{_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _weekday),
+        (rf"(?<=\bon )(?P<day>{_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _on_weekday),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
     )
 )
 
 
+_DATES_JOINED = re.compile(r"\s*,?\s*(?:and|or|&|to)?\s*", re.IGNORECASE)
 # after a date, words that make it the subject or an owner: "Last year was hard", "this year's"
 DATE_AS_SUBJECT = re.compile(r"\s+(?:is|was|has|had|will)\b|'s\b")
 
 
+def _with_word_before(text: str, start: int, phrase: str, prep: str) -> tuple[int, str, str]:
+    """Take in a word placing or stressing the date: "late last year" -> "late in 2023"."""
+    placed = _PLACED_BEFORE.search(text[:start])
+    if placed is None:
+        return start, phrase, prep
+    word = placed["word"].lower()
+    if word in STRESS:
+        return placed.start(), phrase, prep
+    return placed.start(), " ".join(w for w in (word, prep, phrase) if w), ""
+
+
 def _matches(text: str, ref: date) -> list[tuple[int, int, str, str]]:
     """Find non-overlapping relative-date spans: (start, end, absolute phrase, preposition)."""
+    # a habit's words ("4 days a week now", "on Tuesday nights") are no date's
+    taken = [m.span() for m in (*_HOW_OFTEN.finditer(text), *_WEEKDAY_HABIT.finditer(text))]
     found: list[tuple[int, int, str, str]] = []
     for pattern, resolve in RULES:
         for m in pattern.finditer(text):
-            if any(s < m.end() and m.start() < e for s, e, _, _ in found):
+            if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
             result = resolve(m, ref)
             if result:
-                found.append((m.start(), m.end(), *result))
+                start, phrase, prep = _with_word_before(text, m.start(), *result)
+                taken.append((start, m.end()))
+                found.append((start, m.end(), phrase, prep))
     return sorted(found)
 
 
@@ -278,40 +326,52 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
         return text
     out, last = [], 0
     for start, end, phrase, prep in _matches(text, ref):
-        before = text[last:start]
-        previous = re.search(r"(\w+)\s*$", before)
-        if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
-            prep = ""
-        if DATE_AS_SUBJECT.match(text[end:]):
-            prep = ""  # the date is the subject or an owner: "Last year was hard", "this year's"
-        # keep the capital of a sentence-initial "Yesterday" on the new first word
-        words = f"{prep} {phrase}".strip()
-        if text[start].isupper() and words[0].islower():
-            words = words[0].upper() + words[1:]
-        out += [before, words]
+        out += [text[last:start], _in_place(text, start, end, phrase, prep)]
         last = end
     return "".join(out) + text[last:]
+
+
+def _in_place(text: str, start: int, end: int, phrase: str, prep: str) -> str:
+    """The words that replace the relative date at text[start:end]: "on 7 May 2023"."""
+    previous = re.search(r"(\w+)\s*$", text[:start])
+    if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
+        prep = ""
+    if DATE_AS_SUBJECT.match(text[end:]):
+        prep = ""  # the date is the subject or an owner: "Last year was hard", "this year's"
+    # keep the capital of a sentence-initial "Yesterday" on the new first word
+    words = f"{prep} {phrase}".strip()
+    if text[start].isupper() and words[0].islower():
+        words = words[0].upper() + words[1:]
+    return words
 
 
 def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | None]:
     """The text without its relative dates, and what they resolve to: "I ran yesterday" ->
     ("I ran", "7 May 2023"). A date the sentence needs ("since last year", "Last year was
-    hard") is replaced in place instead, as replace_dates does, and gives no time.
+    hard") is replaced in place instead, as replace_dates does, and gives no time; so is a
+    second, other date ("spilled it last night and noticed this morning").
     """
     ref = _ref_date(when)
     found = _matches(text, ref) if ref is not None else []
     if not found:
         return text, None
-    out, last, times = [], 0, []
-    for start, end, phrase, _ in found:
+    out, last, told = [], 0, ""
+    for start, end, phrase, prep in found:
         before = text[last:start]
         previous = re.search(r"(\w+)\s*$", before)
         needed = previous is not None and previous.group(1).lower() in PREPOSITIONS
         needed = needed or phrase.startswith("since ")  # "has lived there since 2020"
         if needed or DATE_AS_SUBJECT.match(text[end:]):
             return replace_dates(text, when), None
-        out.append(re.sub(r"\s*\b(?:on|in|at|during)\s*$", "", before, flags=re.I))
-        times.append(phrase)
+        if told and phrase != told:
+            if _DATES_JOINED.fullmatch(before):  # "yesterday and today": both as said
+                return replace_dates(text, when), None
+            # a second time tells of another part: "spilled it last night and only noticed
+            # this morning" keeps "on 8 May" where it was said
+            out += [before, _in_place(text, start, end, phrase, prep)]
+        else:
+            out.append(re.sub(r"\s*\b(?:on|in|at|during)\s*$", "", before, flags=re.I))
+            told = phrase
         last = end
     rest = "".join(out) + text[last:]
     rest = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", rest))
@@ -321,5 +381,5 @@ def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | Non
         return replace_dates(text, when), None
     if text[:1].isupper():
         rest = rest[:1].upper() + rest[1:]
-    return rest, "; ".join(dict.fromkeys(times))
+    return rest, told
 
