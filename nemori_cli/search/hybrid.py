@@ -19,7 +19,7 @@ from nemori_cli.parts import Parts
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.search.periods import Period, query_period
-from nemori_cli.search.questions import asks_advice
+from nemori_cli.search.questions import asks_advice, question_parts
 from nemori_cli.search.relevance import annotate
 from nemori_cli.search.turns import spoken
 
@@ -62,6 +62,7 @@ ADVICE_ANSWER_SIM = 0.0
 # match. Preference questions on the haystack, samples 0-4: session recall@5 0.561 -> 0.583,
 # @10 0.689 -> 0.758, hit@5 0.424 -> 0.455 (held out 0.470 -> 0.500, 0.727 -> 0.864).
 ADVICE_PROFILE_WEIGHT = 0.2
+PART_LISTS = True
 
 
 def search(
@@ -100,7 +101,8 @@ def search(
     kinds = tuple(kd for kd in filters.kinds if tables[kd])
     lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
     turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
-    qvec = parts.embedder.embed([query])[0]
+    events = question_parts(query) if PART_LISTS else []
+    qvec, *event_vecs = parts.embedder.embed([query, *events])
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
         if kind == "episode" and not filters.narrowing:  # nothing to check but that it is
@@ -129,6 +131,12 @@ def search(
         admitted("episode", period_order(vectors, qvec, pool, filters, period))
         if "episode" in kinds else []
     )
+    event_lists: list[list[Sequence[str]]] = [
+        [admitted("episode", [r for r, _ in finite(parts, "episode", user, vectors.query(
+            "episode", evec, pool, where=wheres["episode"]))]),
+         admitted("episode", [r for r, _ in lexical_hits(parts, "episode", event, pool, user)])]
+        for event, evec in zip(events, event_vecs, strict=True)
+    ] if "episode" in kinds else []
     for kd in kinds:
         vec = finite(parts, kd, user, nearest[kd])
         candidates[kd] = [
@@ -140,6 +148,8 @@ def search(
             candidates[kd].append(admitted(kd, list(rolled)))
         if kd == "episode" and dated:
             candidates[kd].append(dated)
+        if kd == "episode":  # each event the question names has its own lists
+            candidates[kd].extend(lst for lists in event_lists for lst in lists)
         if kd == "fact" and advice:
             where = replace(filters, category="user_profile").vector_where("fact")
             near = finite(parts, kd, user, vectors.query(kd, qvec, pool, where=where))
@@ -171,8 +181,22 @@ def search(
     best = refine(
         hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD,
         today=day,
-    )[:k]
+    )
+    tops = [fuse({"episode": lists}, 1)[0][1] for lists in event_lists if any(lists)]
+    best = each_event_early(best, tops)[:k]
     return annotate(best, query, qvec, episodes, vectors.embeddings)
+
+
+def each_event_early(hits: list[SearchHit], tops: Sequence[str]) -> list[SearchHit]:
+    """The hits with each event's best episode among the first few: "How many days passed
+    between the picnic and the parade?" needs both sessions, and the question as a whole
+    matches one of them best."""
+    out = list(hits)
+    for place, rid in enumerate(tops, start=1):
+        at = next((i for i, h in enumerate(out) if h.kind == "episode" and h.id == rid), None)
+        if at is not None and at > place:
+            out.insert(place, out.pop(at))
+    return out
 
 
 def user_turn_order(

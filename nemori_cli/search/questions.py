@@ -68,6 +68,25 @@ def asks_advice(question: str) -> bool:
     )
 
 
+# "How many days passed between X and Y?", "Which did I do first, X or Y?": two events, each
+# in its own session, and each must be found
+_BETWEEN = re.compile(r"^\W*how (?:many|long|much)\b.*?\bbetween (?P<a>.+?) and (?P<b>.+?)\W*$",
+                      re.IGNORECASE)
+_EITHER = re.compile(r"^\W*(?:which|who|what)\b[^,:]*[,:] (?P<a>[^,:]+?),? or (?P<b>[^,:]+?)\W*$",
+                     re.IGNORECASE)
+MIN_PART_WORDS = 2
+
+
+def question_parts(question: str) -> list[str]:
+    """The two events a question compares or spans ("between my trip to Rome and the
+    wedding"), or none."""
+    for pattern in (_BETWEEN, _EITHER):
+        m = pattern.search(question)
+        if m and all(len(m[p].split()) >= MIN_PART_WORDS for p in ("a", "b")):
+            return [m["a"], m["b"]]
+    return []
+
+
 def recalls_answer(question: str) -> bool:
     """Whether a question asks what the assistant said earlier ("what did you recommend")."""
     return bool(_RECALLS_ANSWER.search(question))

@@ -1,0 +1,169 @@
+"""Questions spanning two events on the user/assistant haystack: nemori against raw-turn search.
+
+    python bench/haystack_pairs.py             # writes docs/benchmarks.md
+    python bench/haystack_pairs.py --no-write  # table only (and the results JSON)
+
+LongMemEval's temporal questions often span two events told in two sessions ("How many
+days passed between X and Y?", "Which did I do first, X or Y?"), and session recall counts
+both. These are made from the haystack's own first-person questions (bench/haystack_questions.py):
+for each user, the "When did I ...?" questions whose evidence is one session each, paired
+first half with second half, each pair asked both ways ("Which did I do first, go to the
+support group or give a speech?", "How many days passed between going to the support group
+and giving a speech?"); the evidence is both questions' turns. The haystack and its cached
+store are bench/assistant_haystack.py's. nemori is scored as shipped and without the event
+lists (search/hybrid.py PART_LISTS), next to raw turns ranked by bm25s, the embedder and RRF of
+both. Samples 0-4 tune, 5-9 are held out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import assistant_haystack as hay  # noqa: E402
+import haystack_data  # noqa: E402
+import haystack_questions  # noqa: E402
+import locomo_data  # noqa: E402
+import locomo_eval as ev  # noqa: E402
+from docs_section import replace_section, save_results  # noqa: E402
+from md_table import md_table  # noqa: E402
+from run_options import run_options  # noqa: E402
+
+START, END = "<!-- haystack-pairs:start -->", "<!-- haystack-pairs:end -->"
+COMMAND = "python bench/haystack_pairs.py"
+METRICS = ("sess@5", "sess@10", "hit@5", "hit@10", "ev@1000")
+SYSTEMS = ("nemori", "nemori_whole", *hay.SYSTEMS[1:])
+LABELS = {**hay.report.LABELS, "nemori_whole": "nemori, the question whole (no event lists)"}
+WHEN_DID_I = re.compile(r"^When did I (.+?)\?$")
+DOUBLED = {"run", "stop", "sit", "get", "swim", "plan", "shop", "begin", "put", "set", "hit",
+           "win", "jog", "chat", "drop", "skip"}
+
+
+def gerund(phrase: str) -> str:
+    """"go to the gym" -> "going to the gym"."""
+    verb, _, rest = phrase.partition(" ")
+    v = verb.lower()
+    if v.endswith("ie"):
+        v = v[:-2] + "ying"
+    elif v in DOUBLED:
+        v += v[-1] + "ing"
+    elif v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and v != "be":
+        v = v[:-1] + "ing"
+    else:
+        v += "ing"
+    return f"{v} {rest}".strip()
+
+
+def pair_questions(samples: list[dict[str, Any]], chosen: list[int]) -> list[ev.Question]:
+    """Two-event questions from each user's "When did I ...?" questions of one session."""
+    singles, _ = haystack_questions.user_questions(samples, chosen)
+    events: dict[int, list[tuple[ev.Question, str]]] = defaultdict(list)
+    used: dict[int, set[str]] = defaultdict(set)
+    for q in singles:
+        m = WHEN_DID_I.match(q.question)
+        sessions = {ev.session_of(e) for e in q.evidence}
+        if m and len(sessions) == 1 and not sessions & used[q.sample]:
+            used[q.sample] |= sessions
+            events[q.sample].append((q, m[1]))
+    out = []
+    for sample, items in events.items():
+        half = len(items) // 2
+        for (qa, a), (qb, b) in zip(items[:half], items[half:2 * half], strict=True):
+            both = qa.evidence | qb.evidence
+            out.append(ev.Question(sample, qa.user, 2, f"Which did I do first, {a} or {b}?", "",
+                                   both))
+            out.append(ev.Question(sample, qa.user, 2, "How many days passed between "
+                                   f"{gerund(a)} and {gerund(b)}?", "", both))
+    return out
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Score every pair question, nemori with and without the event lists and raw turns."""
+    from nemori_cli.memory import Memory
+    from nemori_cli.search import hybrid
+
+    samples = locomo_data.load_samples(args.data)
+    everyone = list(range(len(samples)))
+    users = haystack_data.build_users(samples, everyone)
+    root = hay.build_store(args, users)
+    memory = Memory.open(data_dir=root / "data")
+    embed = hay.disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")
+    questions = pair_questions(samples, everyone)
+    rows: dict[str, list[tuple[ev.Question, dict[str, float]]]] = defaultdict(list)
+    for uid in dict.fromkeys(q.user for q in questions):
+        raw = ev.RawTurns(None, embed, hay.raw_docs(users[uid]))
+        for q in (q for q in questions if q.user == uid):
+            rows["nemori"].append((q, ev.score(q, memory.search(q.question, k=hay.K, user=uid))))
+            hybrid.PART_LISTS = False
+            try:
+                whole = memory.search(q.question, k=hay.K, user=uid)
+            finally:
+                hybrid.PART_LISTS = True
+            rows["nemori_whole"].append((q, ev.score(q, whole)))
+            qvec = embed([q.question])[0]
+            for method in hay.SYSTEMS[1:]:
+                rows[method].append((q, ev.score(q, raw.rank(method, q.question, hay.K, qvec))))
+    retrieval = {
+        split: {s: {"n": len(ms), **{k: sum(m[k] for m in ms) / len(ms) for k in METRICS}}
+                for s in SYSTEMS
+                for ms in [[m for q, m in rows[s] if q.sample in idx]]}
+        for split, idx in hay.SPLITS.items()
+    }
+    return {"settings": {"k": hay.K, "questions": len(questions)}, "retrieval": retrieval,
+            "examples": [q.question for q in questions[:2]]}
+
+
+def table(results: dict[str, Any]) -> str:
+    """A row per split and system."""
+    body = [[hay.report.SPLIT_NAMES[split], LABELS[s], str(m["n"]),
+             *(f"{m[k]:.3f}" for k in METRICS)]
+            for split, by_system in results["retrieval"].items() for s, m in by_system.items()]
+    return "\n".join(md_table(["samples", "system", "n", *METRICS], body))
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The docs section (between the haystack-pairs markers)."""
+    return "\n".join([
+        START,
+        "## Questions spanning two events on the user/assistant haystack",
+        "",
+        f"`{COMMAND}` (`--no-write` leaves this file alone) asks the haystack above questions",
+        "that span two events the user told in two sessions, as LongMemEval's temporal",
+        "questions do, made from the haystack's own \"When did I ...?\" questions of one",
+        "session each, paired within a user and asked both ways (for example \"" +
+        results["examples"][0] + "\"); the evidence is both sessions' turns, so sess@5 is 1",
+        "only when both are among the first five. For such a question nemori also searches",
+        "episodes for each event alone (`search/questions.py question_parts`) and puts each",
+        "event's best episode among the first hits (`search/hybrid.py each_event_early`); the",
+        "second row is nemori without that. Samples 0-4 tune, 5-9 are held out.",
+        "",
+        table(results),
+        END,
+    ])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = run_options(__doc__.split("\n")[0], HERE / "results" / "haystack_pairs.json",
+                    hay.HAYSTACK_CACHE)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    results = run(args)
+    save_results(results, args.out, table(results))
+    if not args.no_write:
+        replace_section(ROOT / "docs" / "benchmarks.md", START, END, markdown(results))
+        print("wrote docs/benchmarks.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""A question spanning two events ("How many days passed between X and Y?", "Which did I do
+first, X or Y?") finds both sessions, though the question as a whole matches one best
+(bench/haystack_pairs.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from nemori_cli.memory import Memory
+from nemori_cli.search import hybrid
+from nemori_cli.search.questions import question_parts
+
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+QUESTION = "How many days passed between my pottery workshop and running my first 10k race?"
+POTTERY_TIPS = (
+    "Pottery glazes behave differently in every kiln: test tiles help, and so does a slow "
+    "cool-down. Wedge the clay well, keep the walls even, and let pieces dry slowly under "
+    "plastic so they do not crack. Many pottery studios run weekend workshops for beginners. "
+) * 2
+
+
+RUNNING_TIPS = (
+    "A 10k training plan for a first race builds up over eight weeks: three easy runs a week, "
+    "one of them longer each weekend, a few strides after the easy days and a rest day after "
+    "the long run. Race day: start slower than feels right and run your own pace. "
+) * 2
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (QUESTION, ["my pottery workshop", "running my first 10k race"]),
+        ("Which did I do first, adopt the cat or move to Leeds?",
+         ["adopt the cat", "move to Leeds"]),
+        ("Which event did I attend first: the jazz night or the book fair?",
+         ["the jazz night", "the book fair"]),
+        # one thing asked about, or two things that are no events of the asker's
+        ("What is the difference between a tax credit and a tax deduction?", []),
+        ("Would that be my kind of thing, or what could I suggest instead?", []),
+        ("Did I go to Rome or Paris?", []),
+    ],
+)
+def test_the_two_events_of_a_question(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
+
+
+def session(conv: str, day: int, turns: list[tuple[str, str]]) -> dict[str, object]:
+    when = START + timedelta(days=day)
+    return {"id": conv, "messages": [
+        {"id": f"{conv}:{i}", "role": role, "content": text,
+         "timestamp": (when + timedelta(minutes=i)).isoformat()}
+        for i, (role, text) in enumerate(turns)
+    ]}
+
+
+def store(tmp_path: Path) -> Memory:
+    """Pottery and running talk in most sessions, the workshop in one, the race in another."""
+    convs = [session(f"tips{n}", n * 3, [("user", f"How do I stop my pottery cracking, try {n}?"),
+                                         ("assistant", POTTERY_TIPS)]) for n in range(7)]
+    convs += [session(f"plan{n}", n * 3 + 1, [("user", f"What's a good 10k training plan, {n}?"),
+                                              ("assistant", RUNNING_TIPS)]) for n in range(5)]
+    convs.append(session("workshop", 4, [
+        ("user", "I went to a pottery workshop on Saturday and made my first bowl."),
+        ("assistant", "That sounds lovely. What glaze did you pick for the bowl?"),
+    ]))
+    convs.append(session("race", 30, [
+        ("user", "Did my first 10k today, finished in 58 minutes!"),
+        ("assistant", "Congratulations on the race! How are your legs feeling?"),
+    ]))
+    convs.append(session("bike", 12, [
+        ("user", "My bike chain keeps slipping on hills."),
+        ("assistant", "Check the chain stretch and the rear derailleur's indexing first."),
+    ]))
+    path = tmp_path / "chats.json"
+    path.write_text(json.dumps({"conversations": convs}))
+    mem = Memory.open(data_dir=tmp_path / "data")
+    mem.ingest([str(path)])
+    return mem
+
+
+def first_conversations(mem: Memory, n: int) -> list[str]:
+    hits = mem.search(QUESTION, k=10, kind="episode")
+    return list(dict.fromkeys(h.message_ids[0].split(":")[0] for h in hits))[:n]
+
+
+def test_both_events_are_among_the_first_hits(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    mem = store(tmp_path)
+    assert {"workshop", "race"} <= set(first_conversations(mem, 3))
+    # the question whole: talk round one event crowds the other out
+    monkeypatch.setattr(hybrid, "PART_LISTS", False)
+    assert not {"workshop", "race"} <= set(first_conversations(mem, 3))
