@@ -62,6 +62,8 @@ ADVICE_ANSWER_SIM = 0.0
 # match. Preference questions on the haystack, samples 0-4: session recall@5 0.561 -> 0.583,
 # @10 0.689 -> 0.758, hit@5 0.424 -> 0.455 (held out 0.470 -> 0.500, 0.727 -> 0.864).
 ADVICE_PROFILE_WEIGHT = 0.2
+# "How many days passed between X and Y?": each event's own episode lists, its best episode
+# among the first hits (bench/haystack_pairs.py: sess@5 0-4 0.794 -> 0.838)
 PART_LISTS = True
 
 
@@ -131,12 +133,12 @@ def search(
         admitted("episode", period_order(vectors, qvec, pool, filters, period))
         if "episode" in kinds else []
     )
-    event_lists: list[list[Sequence[str]]] = [
-        [admitted("episode", [r for r, _ in finite(parts, "episode", user, vectors.query(
-            "episode", evec, pool, where=wheres["episode"]))]),
-         admitted("episode", [r for r, _ in lexical_hits(parts, "episode", event, pool, user)])]
-        for event, evec in zip(events, event_vecs, strict=True)
-    ] if "episode" in kinds else []
+    event_lists: list[list[Sequence[str]]] = []
+    for event, evec in zip(events if "episode" in kinds else [], event_vecs, strict=False):
+        near = finite(parts, "episode", user,
+                      vectors.query("episode", evec, pool, where=wheres["episode"]))
+        said = lexical_hits(parts, "episode", event, pool, user)
+        event_lists.append([admitted("episode", [r for r, _ in ranked]) for ranked in (near, said)])
     for kd in kinds:
         vec = finite(parts, kd, user, nearest[kd])
         candidates[kd] = [
