@@ -34,6 +34,8 @@ def said(content: str, name: str | None = None) -> list[str]:
         ("It's my coworker's birthday on Friday and I want to bake a cake for the unit.",
          "It's the user's coworker's birthday on Friday and the user wants to bake a cake for the"
          " unit."),
+        ("My kid asked and I fumbled the answer.",
+         "The user's kid asked and the user fumbled the answer."),
         ("ha I like the mood and personality thing.", "The user likes the mood and personality"
          " thing."),
     ],

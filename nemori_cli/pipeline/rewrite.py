@@ -310,8 +310,10 @@ def drop_intensifiers(sentence: str) -> str:
 
 
 # "my wife and I went": the speaker first, so the wife is "their wife", not "the user's"
-# ("my coworker's birthday friday and I want": a possessive is no partner of the speaker's)
-_OWN_PAIR = re.compile(r"\b([Mm]y|[Oo]ur) ((?:[a-z-]+ ){0,2}?[a-z-]+) and I\b(?!['’])")
+# ("my coworker's birthday friday and I want": a possessive is no partner of the speaker's,
+# nor is a clause: "my kid asked and I fumbled the answer")
+_PAIR_WORD = r"(?!(?:[a-z-]+ed|is|was|said|told|got|went|came|did|does|has|had|can|will)\b)[a-z-]+"
+_OWN_PAIR = re.compile(rf"\b([Mm]y|[Oo]ur) ((?:{_PAIR_WORD} ){{0,2}}?{_PAIR_WORD}) and I\b(?!['’])")
 
 
 def to_third_person(sentence: str, subject: str | None) -> str:
