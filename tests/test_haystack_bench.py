@@ -130,3 +130,46 @@ def test_the_request_pool_is_large_and_names_no_one() -> None:
              "Calvin", "Dave"}
     words = {w.strip("?,.!'") for x in pool["openings"] + pool["closings"] for w in x.split()}
     assert not words & names
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said"),
+    [("go to the gym", "going to the gym"), ("give a speech", "giving a speech"),
+     ("run a charity race", "running a charity race"), ("tie the knot", "tying the knot"),
+     ("see a play", "seeing a play")],
+)
+def test_an_event_is_said_as_a_gerund_between_two_events(phrase: str, said: str) -> None:
+    import haystack_pairs
+
+    assert haystack_pairs.gerund(phrase) == said
+
+
+def test_two_event_questions_pair_one_session_questions_of_one_user() -> None:
+    import haystack_pairs
+
+    s = sample(0, "Rosa", "Ivo", 4)
+    s["qa"] = [{"category": 2, "question": f"When did Rosa plant tomatoes on day {n}?",
+                "answer": f"{n} May 2023", "evidence": [f"D{n}:1"]} for n in range(1, 5)]
+    asked = haystack_pairs.pair_questions([s], [0])
+    assert [(q.question, set(q.evidence)) for q in asked[:2]] == [
+        ("Which did I do first, plant tomatoes on day 1 or plant tomatoes on day 3?",
+         {"D1:1", "D3:1"}),
+        ("How many days passed between planting tomatoes on day 1 and planting tomatoes on"
+         " day 3?", {"D1:1", "D3:1"}),
+    ]
+    assert len(asked) == 4
+
+
+def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence() -> None:
+    import assistant_chats
+
+    users, questions = assistant_chats.load(assistant_chats.DATA)
+    turns = {t.id: (s.id, t.role) for sessions in users.values() for s in sessions
+             for t in s.turns}
+    assert len(users) == 3 and len(questions) == 60
+    assert len(turns) == sum(len(s.turns) for ss in users.values() for s in ss)  # ids unique
+    for q in questions:
+        assert q["type"] in assistant_chats.TYPES
+        for e in q["evidence_turns"]:
+            session, role = turns[e]
+            assert role == "user" and session in q["evidence_sessions"]
