@@ -38,10 +38,15 @@ RUNNING_TIPS = (
          ["adopt the cat", "move to Leeds"]),
         ("Which event did I attend first: the jazz night or the book fair?",
          ["the jazz night", "the book fair"]),
+        ("How many days before the team meeting did I attend the writing workshop?",
+         ["the team meeting", "attend the writing workshop"]),
+        ("In what order did I do these: adopt the cat, move to Leeds, and start the job?",
+         ["adopt the cat", "move to Leeds", "start the job"]),
         # one thing asked about, or two things that are no events of the asker's
         ("What is the difference between a tax credit and a tax deduction?", []),
         ("Would that be my kind of thing, or what could I suggest instead?", []),
         ("Did I go to Rome or Paris?", []),
+        ("Which of my pets, the cat or the dog, is older?", []),
     ],
 )
 def test_the_two_events_of_a_question(question: str, parts: list[str]) -> None:

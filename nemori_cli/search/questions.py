@@ -68,22 +68,31 @@ def asks_advice(question: str) -> bool:
     )
 
 
-# "How many days passed between X and Y?", "Which did I do first, X or Y?": two events, each
-# in its own session, and each must be found
+# "How many days passed between X and Y?", "Which did I do first, X or Y?", "How many days
+# before X did I Y?", "In what order did I do these: X, Y and Z?": events each told in its own
+# session, and each must be found
 _BETWEEN = re.compile(r"^\W*how (?:many|long|much)\b.*?\bbetween (?P<a>.+?) and (?P<b>.+?)\W*$",
                       re.IGNORECASE)
-_EITHER = re.compile(r"^\W*(?:which|who|what)\b[^,:]*[,:] (?P<a>[^,:]+?),? or (?P<b>[^,:]+?)\W*$",
+_BEFORE = re.compile(r"^\W*how (?:many|long|much)\b.*?\b(?:before|after) (?P<a>.+?) "
+                     r"(?:did|do|had|have|was|were) (?:I|we) (?P<b>.+?)\W*$", re.IGNORECASE)
+_LISTED = re.compile(r"^\W*(?:which|who|what|in what order|order)\b[^,:]*[,:] (?P<list>.+?)\W*$",
                      re.IGNORECASE)
+_LIST_BREAK = re.compile(r",? (?:and|or) (?=[^,]*$)|, ", re.IGNORECASE)
+_LIST_END = re.compile(r"\b(?:and|or) [^,]*$", re.IGNORECASE)  # "..., and the third"
 MIN_PART_WORDS = 2
 
 
 def question_parts(question: str) -> list[str]:
-    """The two events a question compares or spans ("between my trip to Rome and the
-    wedding"), or none."""
-    for pattern in (_BETWEEN, _EITHER):
+    """The events a question compares or spans ("between my trip to Rome and the wedding"),
+    or none."""
+    for pattern in (_BETWEEN, _BEFORE):
         m = pattern.search(question)
         if m and all(len(m[p].split()) >= MIN_PART_WORDS for p in ("a", "b")):
             return [m["a"], m["b"]]
+    m = _LISTED.search(question)
+    listed = _LIST_BREAK.split(m["list"]) if m and _LIST_END.search(m["list"]) else []
+    if 2 <= len(listed) <= 4 and all(len(p.split()) >= MIN_PART_WORDS for p in listed):
+        return listed
     return []
 
 
