@@ -1,5 +1,6 @@
-"""What a question asks for beyond its words: a time ("when ...", "in which year ..."), or
-advice that rests on what the asker likes ("Can you suggest ...", "What should I ...")."""
+"""What a question asks for beyond its words: a time ("when ...", "in which year ..."),
+advice that rests on what the asker likes ("Can you suggest ...", "What should I ..."), or
+several events told apart ("How many days passed between X and Y?")."""
 
 from __future__ import annotations
 
