@@ -278,12 +278,12 @@ def test_how_often_is_no_date(text: str) -> None:
          ("i started a new job lol", "about two weeks before 8 May 2023")),
         ("I quit smoking like 3 weeks ago.",
          ("I quit smoking.", "about 3 weeks before 8 May 2023")),
-        ("I adopted a cat almost a year ago.",
-         ("I adopted a cat.", "almost a year before 8 May 2023")),
-        ("I moved to Denver just over a month ago.",
-         ("I moved to Denver.", "just over a month before 8 May 2023")),
+        # months and years ago, hedged: the month or year, about ("When did I ...?" asks it)
+        ("I adopted a cat almost a year ago.", ("I adopted a cat.", "about 2022")),
+        ("I moved to Denver just over a month ago.", ("I moved to Denver.", "about April 2023")),
         ("I got promoted over a year ago but my pay hasn't changed.",
-         ("I got promoted but my pay hasn't changed.", "over a year before 8 May 2023")),
+         ("I got promoted but my pay hasn't changed.", "about 2022")),
+        ("I first watched it around 3 years ago.", ("I first watched it.", "about 2020")),
         # without a hedge, as before
         ("I adopted a cat a year ago.", ("I adopted a cat.", "2022")),
         ("I bought it two weeks ago.", ("I bought it.", "two weeks before 8 May 2023")),

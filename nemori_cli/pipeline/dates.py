@@ -107,10 +107,12 @@ def _ago(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     n, unit = count_of(m["n"]), m["unit"].lower()
     if n is None:
         return None
-    if m["hedge"]:  # "about 6 weeks ago": a month or year would say more than was said
+    if m["hedge"] and unit in {"day", "week"}:  # "about 6 weeks ago": no one day or week
         hedge = m["hedge"].lower()
         label = f"{m['n'].lower()} {unit}{'s' if n > 1 else ''}"
         return f"{HEDGE_SAID.get(hedge, hedge)} {label} before {fmt_date(ref)}", ""
+    if m["hedge"]:  # "around 3 years ago": about 2019, the year a question asks for
+        return f"about {fmt_month(add_months(ref, -n)) if unit == 'month' else ref.year - n}", ""
     if unit == "day":
         return fmt_date(ref - timedelta(days=n)), "on"
     if unit == "week":
