@@ -22,6 +22,7 @@ import locomo_round17
 import locomo_round20
 import locomo_round21
 import locomo_round22
+import locomo_round23
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -161,6 +162,8 @@ ROUND3 = [
     *locomo_round21.LINES,
     "",
     *locomo_round22.LINES,
+    "",
+    *locomo_round23.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
