@@ -96,6 +96,11 @@ def test_both_events_are_among_the_first_hits(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     mem = store(tmp_path)
     assert {"workshop", "race"} <= set(first_conversations(mem, 3))
+    # each event's session reads as relevant as it is to its event, though it matches half
+    # the question (to the question whole, the workshop's is about 0.5)
+    shown = {h.message_ids[0].split(":")[0]: h.relevance
+             for h in reversed(mem.search(QUESTION, k=10, kind="episode"))}
+    assert min(shown["workshop"], shown["race"]) >= 0.8
     # the question whole: talk round one event crowds the other out
     monkeypatch.setattr(hybrid, "PART_LISTS", False)
     assert not {"workshop", "race"} <= set(first_conversations(mem, 3))

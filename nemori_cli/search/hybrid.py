@@ -187,7 +187,8 @@ def search(
     )
     tops = [fuse({"episode": lists}, 1)[0][1] for lists in event_lists if any(lists)]
     best = each_event_early(best, tops)[:k]
-    return annotate(best, query, qvec, episodes, vectors.embeddings)
+    return annotate(best, query, qvec, episodes, vectors.embeddings,
+                    parts=list(zip(events, event_vecs, strict=True)))
 
 
 def each_event_early(hits: list[SearchHit], tops: Sequence[str]) -> list[SearchHit]:

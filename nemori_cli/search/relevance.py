@@ -87,17 +87,21 @@ def annotate(
     qvec: np.ndarray,
     episodes: Mapping[str, Episode],
     vectors_of: VectorsOf | None,
+    parts: Sequence[tuple[str, np.ndarray]] = (),
 ) -> list[SearchHit]:
-    """Give each hit its relevance, its own identity and a snippet of what matched."""
+    """Give each hit its relevance, its own identity and a snippet of what matched; given the
+    parts of a question (its events, with their vectors), a hit is as relevant as it is to
+    the question or to its best part."""
     eps = [episodes.get(h.id) if h.kind == "episode" else None for h in hits]
     weights = term_weights(query, [h.content for h in hits])  # a word every hit has says little
+    asked = [(query, qvec), *parts]
     out = []
     for h, ep, vectors in zip(hits, eps, hit_vectors(hits, eps, vectors_of), strict=True):
-        cos, cov = features(query, qvec, h, vectors)
+        best = max(relevance(*features(text, vec, h, vectors)) for text, vec in asked)
         out.append(
             replace(
                 h,
-                relevance=round(relevance(cos, cov), 4),
+                relevance=round(best, 4),
                 hit_id=hit_identity(h, ep),
                 snippet=snippet(query, h, weights=weights),
             )
