@@ -20,9 +20,7 @@ embedder and by RRF of both are scored the same way.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import shutil
 import sys
 import time
 from collections import defaultdict
@@ -35,11 +33,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-import haystack_data  # noqa: E402
+import assistant_haystack as hay  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 from docs_section import replace_section, save_results  # noqa: E402
 from haystack_data import Session, Turn  # noqa: E402
-from locomo import code_hash, disk_cached  # noqa: E402
+from locomo import disk_cached  # noqa: E402
 from md_table import md_table  # noqa: E402
 from run_options import run_options  # noqa: E402
 
@@ -71,29 +69,6 @@ def load(path: Path, chosen: Sequence[str] | None = None) -> tuple[
             for s in user["sessions"]
         ]
     return users, [q for q in data["questions"] if q["user"] in users]
-
-
-def build_store(args: argparse.Namespace, users: dict[str, list[Session]]) -> Path:
-    """Ingest every user's history unless a matching cached store exists."""
-    from nemori_cli.memory import Memory
-
-    key = hashlib.sha256(f"{code_hash()}\n{haystack_data.fingerprint(users)}".encode())
-    root = Path(args.cache_dir) / key.hexdigest()[:16]
-    if (root / "complete").exists() and not args.fresh:
-        print(f"reusing ingested store {root}", file=sys.stderr)
-        return root
-    shutil.rmtree(root, ignore_errors=True)
-    files = haystack_data.write_nemori_files(root / "convs", users)
-    memory = Memory.open(data_dir=root / "data")
-    t = time.perf_counter()
-    for uid, path in files.items():
-        summary = memory.ingest([str(path)], user=uid, facts=True)
-        if summary.failed:
-            raise SystemExit(f"ingest of {uid} failed: {summary.failed}")
-        print(f"ingested {uid}: {summary.episodes} episodes, {summary.facts} facts "
-              f"({summary.seconds:.1f} s)", file=sys.stderr)
-    (root / "complete").write_text(f"{time.perf_counter() - t:.1f}\n")
-    return root
 
 
 def raw_docs(sessions: list[Session]) -> list[ev.Doc]:
@@ -149,7 +124,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
     chosen = args.users.split(",") if args.users else None
     users, questions = load(Path(args.data), chosen)
-    root = build_store(args, users)
+    root = hay.build_store(args, users)
     memory = Memory.open(data_dir=root / "data")
     embed = disk_cached(memory.embedder, Path(args.cache_dir) / "raw-vectors")
     t = time.perf_counter()

@@ -3,18 +3,16 @@ like, among long assistant answers that talk round the topic (bench/haystack_pre
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from chat_sessions import ingested, session
 
 from nemori_cli.memory import Memory
 from nemori_cli.models import SearchHit
 from nemori_cli.search import hybrid
 from nemori_cli.search.questions import asks_advice
 
-START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 PREFERENCE = "I've been getting really into film photography lately, with my dad's old Pentax."
 QUESTION = "Can you suggest some weekend projects I might enjoy?"
 # long answers about hobbies and free time, in sessions where the user said nothing of themself
@@ -31,24 +29,6 @@ UNRELATED = (
     "To file the form, gather last year's statements, check the deadlines on the tax office "
     "site, fill in each section carefully and keep copies of every receipt you submit. "
 ) * 3
-
-
-def session(conv: str, day: int, turns: list[tuple[str, str]]) -> dict[str, object]:
-    when = START + timedelta(days=day)
-    return {"id": conv, "messages": [
-        {"id": f"{conv}:{i}", "role": role, "content": text,
-         "timestamp": (when + timedelta(minutes=i)).isoformat()}
-        for i, (role, text) in enumerate(turns)
-    ]}
-
-
-def ingested(tmp_path: Path, convs: list[dict[str, object]]) -> Memory:
-    """A store holding these conversations, ingested as `nemori ingest` would."""
-    path = tmp_path / "chats.json"
-    path.write_text(json.dumps({"conversations": convs}))
-    mem = Memory.open(data_dir=tmp_path / "data")
-    mem.ingest([str(path)])
-    return mem
 
 
 def store(tmp_path: Path) -> Memory:

@@ -4,17 +4,15 @@ first, X or Y?") finds both sessions, though the question as a whole matches one
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from chat_sessions import ingested, session
 
 from nemori_cli.memory import Memory
 from nemori_cli.search import hybrid
 from nemori_cli.search.questions import question_parts
 
-START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 QUESTION = "How many days passed between my pottery workshop and running my first 10k race?"
 POTTERY_TIPS = (
     "Pottery glazes behave differently in every kiln: test tiles help, and so does a slow "
@@ -53,15 +51,6 @@ def test_the_two_events_of_a_question(question: str, parts: list[str]) -> None:
     assert question_parts(question) == parts
 
 
-def session(conv: str, day: int, turns: list[tuple[str, str]]) -> dict[str, object]:
-    when = START + timedelta(days=day)
-    return {"id": conv, "messages": [
-        {"id": f"{conv}:{i}", "role": role, "content": text,
-         "timestamp": (when + timedelta(minutes=i)).isoformat()}
-        for i, (role, text) in enumerate(turns)
-    ]}
-
-
 def store(tmp_path: Path) -> Memory:
     """Pottery and running talk in most sessions, the workshop in one, the race in another."""
     convs = [session(f"tips{n}", n * 3, [("user", f"How do I stop my pottery cracking, try {n}?"),
@@ -80,11 +69,7 @@ def store(tmp_path: Path) -> Memory:
         ("user", "My bike chain keeps slipping on hills."),
         ("assistant", "Check the chain stretch and the rear derailleur's indexing first."),
     ]))
-    path = tmp_path / "chats.json"
-    path.write_text(json.dumps({"conversations": convs}))
-    mem = Memory.open(data_dir=tmp_path / "data")
-    mem.ingest([str(path)])
-    return mem
+    return ingested(tmp_path, convs)
 
 
 def first_conversations(mem: Memory, n: int) -> list[str]:
@@ -98,7 +83,7 @@ def test_both_events_are_among_the_first_hits(tmp_path: Path,
     assert {"workshop", "race"} <= set(first_conversations(mem, 3))
     # each event's session reads as relevant as it is to its event, though it matches half
     # the question (to the question whole, the workshop's is about 0.5)
-    shown = {h.message_ids[0].split(":")[0]: h.relevance
+    shown = {h.message_ids[0].split(":")[0]: h.relevance or 0.0
              for h in reversed(mem.search(QUESTION, k=10, kind="episode"))}
     assert min(shown["workshop"], shown["race"]) >= 0.8
     # the question whole: talk round one event crowds the other out
