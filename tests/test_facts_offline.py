@@ -28,6 +28,7 @@ from nemori_cli.pipeline.facts import (
     fold_duplicates,
     normalise,
     statements,
+    superseded_by,
 )
 from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.pipeline.rewrite import split_sentences, to_third_person
@@ -493,6 +494,18 @@ def test_what_is_no_new_occupation_or_diet_supersedes_nothing(before: str, after
                                  []).facts
     message = Message(id="m9", role="user", content=after, timestamp=MAY8)
     assert extractor().extract(episode_of(message), [old]).superseded == {}
+
+
+def test_two_new_homes_told_at_once_supersede_the_old_one_the_same_in_any_order() -> None:
+    old = replace(fact("The user lives in Berlin.", message="a"),
+                  valid_from=MAY8 - timedelta(days=300))
+    moved = fact("The user moved from Berlin to Lisbon.", message="m9")
+    street = fact("The user now lives in Arroios.", message="m9")
+    first = superseded_by([moved, street], [old])
+    assert first == superseded_by([street, moved], [old])
+    assert first == {old.id: min(moved.id, street.id)}
+    later = replace(moved, valid_from=MAY8 + timedelta(days=1))  # told the day after
+    assert superseded_by([street, later], [old]) == {old.id: later.id}
 
 
 def test_plans_to_move_do_not_supersede() -> None:

@@ -276,8 +276,12 @@ def attribute(fact: Fact) -> tuple[str, str] | None:
 
 
 def superseded_by(new_facts: Sequence[Fact], related: Sequence[Fact]) -> dict[str, str]:
-    """Map older related facts to the new fact that changes their value (moved, new job)."""
-    out: dict[str, str] = {}
+    """Map older related facts to the new fact that changes their value (moved, new job).
+
+    Of two new facts that both change one ("moved to Lisbon", "now lives in Arroios", one
+    message), the later told wins, then the smaller id: the same whatever order the facts
+    came in (two ingests at once store what one ingest of both files stores)."""
+    out: dict[str, Fact] = {}
     for new in new_facts:
         value = attribute(new)
         if value is None:
@@ -289,5 +293,15 @@ def superseded_by(new_facts: Sequence[Fact], related: Sequence[Fact]) -> dict[st
                 continue
             previous = attribute(old)
             if previous and previous[0] == value[0] and previous[1] != value[1]:
-                out[old.id] = new.id
-    return out
+                rival = out.get(old.id)
+                if rival is None or told_later(new, rival):
+                    out[old.id] = new
+    return {old_id: new.id for old_id, new in out.items()}
+
+
+def told_later(a: Fact, b: Fact) -> bool:
+    """Whether fact a was told after b (the same moment: the smaller id counts as later)."""
+    when_a, when_b = a.valid_from, b.valid_from
+    if when_a and when_b and when_a != when_b:
+        return when_a > when_b
+    return a.id < b.id
