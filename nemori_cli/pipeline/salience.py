@@ -59,7 +59,7 @@ _PROFILE = re.compile(
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
-    r"|c(?:o)?eliac|colou?r[- ]?blind|deaf|dyslexi\w*|adhd|autis\w*|disabilit\w*|disabled"
+    r"|co?eliac|colou?r[- ]?blind|deaf|dyslexi\w*|adhd|autis\w*|disabilit\w*|disabled"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
     r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
