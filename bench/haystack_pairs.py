@@ -32,16 +32,15 @@ sys.path.insert(0, str(HERE))
 
 import assistant_haystack as hay  # noqa: E402
 import haystack_data  # noqa: E402
+import haystack_preferences as pref  # noqa: E402
 import haystack_questions  # noqa: E402
 import locomo_data  # noqa: E402
 import locomo_eval as ev  # noqa: E402
 from docs_section import replace_section, save_results  # noqa: E402
-from md_table import md_table  # noqa: E402
 from run_options import run_options  # noqa: E402
 
 START, END = "<!-- haystack-pairs:start -->", "<!-- haystack-pairs:end -->"
 COMMAND = "python bench/haystack_pairs.py"
-METRICS = ("sess@5", "sess@10", "hit@5", "hit@10", "ev@1000")
 SYSTEMS = ("nemori", "nemori_whole", *hay.SYSTEMS[1:])
 LABELS = {**hay.report.LABELS, "nemori_whole": "nemori, the question whole (no event lists)"}
 WHEN_DID_I = re.compile(r"^When did I (.+?)\?$")
@@ -116,22 +115,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             qvec = embed([q.question])[0]
             for method in hay.SYSTEMS[1:]:
                 rows[method].append((q, ev.score(q, raw.rank(method, q.question, hay.K, qvec))))
-    retrieval = {
-        split: {s: {"n": len(ms), **{k: sum(m[k] for m in ms) / len(ms) for k in METRICS}}
-                for s in SYSTEMS
-                for ms in [[m for q, m in rows[s] if q.sample in idx]]}
-        for split, idx in hay.SPLITS.items()
-    }
-    return {"settings": {"k": hay.K, "questions": len(questions)}, "retrieval": retrieval,
+    return {"settings": {"k": hay.K, "questions": len(questions)},
+            "retrieval": pref.per_split(rows, everyone, systems=SYSTEMS),
             "examples": [q.question for q in questions[:2]]}
 
 
 def table(results: dict[str, Any]) -> str:
     """A row per split and system."""
-    body = [[hay.report.SPLIT_NAMES[split], LABELS[s], str(m["n"]),
-             *(f"{m[k]:.3f}" for k in METRICS)]
-            for split, by_system in results["retrieval"].items() for s, m in by_system.items()]
-    return "\n".join(md_table(["samples", "system", "n", *METRICS], body))
+    return pref.table(results, LABELS)
 
 
 def markdown(results: dict[str, Any]) -> str:

@@ -23,7 +23,7 @@ import json
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,11 +125,12 @@ def score_questions(
 
 
 def per_split(rows: Rows, chosen: list[int],
-              keep: Callable[[ev.Question], bool] = lambda q: True) -> dict[str, Any]:
+              keep: Callable[[ev.Question], bool] = lambda q: True,
+              systems: Sequence[str] = hay.SYSTEMS) -> dict[str, Any]:
     """Every system's mean metrics per split holding a chosen sample, over the questions kept."""
     return {
         split: {s: mean([m for q, m in rows[s] if q.sample in idx and keep(q)])
-                for s in hay.SYSTEMS}
+                for s in systems}
         for split, idx in hay.SPLITS.items() if any(i in idx for i in chosen)
     }
 
@@ -145,9 +146,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def table(results: dict[str, Any]) -> str:
+def table(results: dict[str, Any], labels: Mapping[str, str] = hay.report.LABELS) -> str:
     """A row per split and system: n and every metric."""
-    body = [[hay.report.SPLIT_NAMES[split], hay.report.LABELS[s], str(m["n"]),
+    body = [[hay.report.SPLIT_NAMES[split], labels[s], str(m["n"]),
              *(f"{m.get(k, 0):.3f}" for k in METRICS)]
             for split, per in results["retrieval"].items() for s, m in per.items()]
     return "\n".join(md_table(["samples", "system", "n", *METRICS], body))
