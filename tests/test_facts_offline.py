@@ -469,6 +469,9 @@ def test_a_move_supersedes_the_old_residence() -> None:
         ("I started a new job as a data analyst at Nordwind.",
          "I left that job and I'm now a curriculum designer at an edtech startup."),
         ("I'm vegetarian, so no meat please.", "I went fully vegan last month."),
+        # a job title written as one: "Financial Analyst - it's been quite a change"
+        ("I work as a nurse at St Mary's.",
+         "I started a new job as a Financial Analyst - it's been quite a change."),
     ],
 )
 def test_a_new_occupation_or_diet_supersedes_the_old_one(before: str, after: str) -> None:

@@ -236,8 +236,9 @@ _ATTRIBUTES = {
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
         re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
-                   r"(?: an?)?(?: new)? (?:job|position|role)) as an? (?P<value>[a-z][\w-]*"
-                   r"(?: [a-z][\w-]*){0,3}?)(?= (?:at|for|in|and|with|since)\b|[,.;]|$)"),
+                   r"(?: an?)?(?: new)? (?:job|position|role)) as an? (?P<value>[A-Za-z][\w-]*"
+                   r"(?: [A-Za-z][\w-]*){0,3}?)(?= (?:(?:at|for|in|and|with|since)\b|[-–])|[,.;]"
+                   r"|$)"),
         # "is now a curriculum designer at an edtech startup": a role at a workplace
         re.compile(r"\b(?:is now|became) an? (?!(?:regular|member|fan|part|bit|lot|big|huge"
                    r"|little|guest)\b)(?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)"
@@ -248,6 +249,13 @@ _ATTRIBUTES = {
                    r"(?: now| fully| strictly| completely| mostly)* (?P<value>vegetarian|vegan"
                    r"|pescatarian|flexitarian|keto|paleo|carnivore)\b"),
     ),
+}
+# words a statement of each attribute has: a lexical query finds the facts that may set one
+ATTRIBUTE_WORDS = {
+    "residence": "live lives living based settled moved relocated",
+    "employer": "work works working started joined job employed",
+    "occupation": "work works working employed job position role became",
+    "diet": "vegetarian vegan pescatarian flexitarian keto paleo carnivore",
 }
 _NOT_YET = re.compile(
     r"\b(?:will|would|might|may|plan\w*|want\w*|hop\w*|consider\w*|thinking|going to|could"

@@ -16,10 +16,22 @@ from nemori_cli.indexing import is_answer_turn, turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit, aware
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
+from nemori_cli.search.attributes import (
+    SHOWN,
+    answering,
+    attribute_query,
+    value_facts,
+    values_first,
+)
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.search.periods import Period, query_period
-from nemori_cli.search.questions import asks_advice, question_parts
+from nemori_cli.search.questions import (
+    AttributeQuestion,
+    asked_attribute,
+    asks_advice,
+    question_parts,
+)
 from nemori_cli.search.relevance import annotate
 from nemori_cli.search.turns import spoken
 
@@ -66,6 +78,7 @@ ADVICE_PROFILE_WEIGHT = 0.2
 # among the first hits (bench/haystack_pairs.py: sess@5 0-4 0.763 -> 0.817, held out 0.823
 # -> 0.913)
 PART_LISTS = True
+ATTRIBUTE_POOL = 200  # facts the lexical query for an asked attribute's words takes
 
 
 def search(
@@ -134,6 +147,12 @@ def search(
         admitted("episode", period_order(vectors, qvec, pool, filters, period))
         if "episode" in kinds else []
     )
+    asked = asked_attribute(query) if "fact" in kinds else None
+    values = (
+        attribute_values(parts, asked, [r for r, _ in [*lexical["fact"], *nearest["fact"]]],
+                         tables["fact"], filters, episodes, user)
+        if asked else []
+    )
     event_lists: list[list[Sequence[str]]] = []
     for event, evec in zip(events, event_vecs, strict=True):
         near = finite(parts, "episode", user,
@@ -153,6 +172,10 @@ def search(
             candidates[kd].append(dated)
         if kd == "episode":  # each event the question names has its own lists
             candidates[kd].extend(lst for lists in event_lists for lst in lists)
+        if kd == "fact" and values:  # the facts that set the job or home the question asks
+            candidates[kd].append([f.id for f in values])
+        if kd == "episode" and values:
+            candidates[kd].append(admitted(kd, [e for f in values for e in f.source_episode_ids]))
         if kd == "fact" and advice:
             where = replace(filters, category="user_profile").vector_where("fact")
             near = finite(parts, kd, user, vectors.query(kd, qvec, pool, where=where))
@@ -186,9 +209,38 @@ def search(
         today=day,
     )
     tops = [fuse({"episode": lists}, 1)[0][1] for lists in event_lists if any(lists)]
-    best = each_event_early(best, tops)[:k]
-    return annotate(best, query, qvec, episodes, vectors.embeddings,
-                    parts=list(zip(events, event_vecs, strict=True)))
+    best = each_event_early(best, tops)
+    if values:
+        fused = {h.id: h for h in best if h.kind == "fact"}
+        top = best[0].score if best else 0.0
+        best = values_first(best, [fused.get(f.id) or to_hit("fact", f, top, episodes.get)
+                                   for f in values[:SHOWN]])
+    best = best[:k]
+    out = annotate(best, query, qvec, episodes, vectors.embeddings,
+                   parts=list(zip(events, event_vecs, strict=True)))
+    return answering(out, {f.id for f in values[:SHOWN]}) if values else out
+
+
+def attribute_values(
+    parts: Parts,
+    asked: AttributeQuestion,
+    found: Sequence[str],
+    facts: Mapping[str, Episode | Fact],
+    filters: SearchFilters,
+    episodes: Mapping[str, Episode],
+    user: str | None,
+) -> list[Fact]:
+    """The facts that set the attribute a question asks for ("What's my job?"), among those
+    found and those a lexical query for the attribute's words finds; the newest first."""
+    said = lexical_hits(parts, "fact", attribute_query(asked), ATTRIBUTE_POOL, user)
+    # an earlier value is one a later fact replaced: superseded facts answer "my old job"
+    wanted = replace(filters, include_superseded=True) if asked.past else filters
+    return value_facts(asked, [
+        rec for rid in dict.fromkeys([*found, *(r for r, _ in said)])
+        if isinstance(rec := facts.get(rid), Fact)
+        and accepts(rec, wanted)
+        and in_conversation(rec, filters.conversation_id, episodes)
+    ])
 
 
 def each_event_early(hits: list[SearchHit], tops: Sequence[str]) -> list[SearchHit]:

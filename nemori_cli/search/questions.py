@@ -1,10 +1,12 @@
 """What a question asks for beyond its words: a time ("when ...", "in which year ..."),
-advice that rests on what the asker likes ("Can you suggest ...", "What should I ..."), or
-several events told apart ("How many days passed between X and Y?")."""
+advice that rests on what the asker likes ("Can you suggest ...", "What should I ..."),
+several events told apart ("How many days passed between X and Y?"), or a person's job,
+home or diet ("What do I do for a living?")."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from nemori_cli.pipeline.dates import RULES
 from nemori_cli.pipeline.named_dates import MONTHS
@@ -100,3 +102,61 @@ def question_parts(question: str) -> list[str]:
 def recalls_answer(question: str) -> bool:
     """Whether a question asks what the assistant said earlier ("what did you recommend")."""
     return bool(_RECALLS_ANSWER.search(question))
+
+
+@dataclass(frozen=True)
+class AttributeQuestion:
+    """A question for a person's single-valued attribute: "What do I do for a living?"."""
+
+    names: tuple[str, ...]  # the attributes that answer it (pipeline/facts.py ATTRIBUTES)
+    who: str | None  # the person named, or None for the asker
+    past: bool  # asks for an earlier value ("my previous job")
+
+
+_WHO = r"(I|[A-Z][\w-]*)"  # the asker or a person named (each pattern's groups are these)
+_WHOSE = r"(my|[A-Z][\w-]*'s?)"
+_ASKED_ATTRIBUTES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("occupation", "employer"), re.compile(
+        rf"\bwhat (?:do|does|did) {_WHO} do (?:for (?:a )?(?:living|work|money)|professionally"
+        rf"|at work)\b"
+        rf"|\bwhat (?:kind of |sort of |type of |line of )?(?:work|job) (?:do|does|did) {_WHO} do\b"
+        rf"|\bwhere (?:do|does|did) {_WHO} work\b(?! (?:out|on|through)\b)"
+        rf"|\b(?:who|what company) (?:do|does|did) {_WHO} work for\b"
+        rf"|\bwhat (?:do|does|did) {_WHO} work as\b"
+        rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:(?:current|previous|former|old|new|actual|day)"
+        r" )?(?:job|occupation|profession|line of work|job title|employer|workplace)"
+        r"(?: now| these days| currently| again)?\W*$",
+        re.IGNORECASE,
+    )),
+    (("residence",), re.compile(
+        rf"\bwhere (?:do|does|did) {_WHO} (?:live|reside)\b"
+        rf"|\b(?:which|what) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do|does"
+        rf"|did) {_WHO} (?:live|reside|move|relocate)\b"
+        rf"|\bwhere (?:am|is) {_WHO} (?:living|based)\b"
+        rf"|\bwhere (?:did|have|has) {_WHO} (?:move|moved|relocate|relocated)(?: to| from)?\W*$",
+        re.IGNORECASE,
+    )),
+    (("diet",), re.compile(
+        rf"\bwhat(?:'s| is| was)? {_WHOSE} diet\b"
+        rf"|\bwhat (?:kind of |sort of )?diet (?:do|does|am|is) {_WHO}\b"
+        rf"|^\W*(?:am|is) {_WHO} (?:a |still )?(?:vegetarian|vegan|pescatarian)\b",
+        re.IGNORECASE,
+    )),
+)
+_NOT_NAMES = frozenset({"he", "she", "they", "we", "you", "it", "his", "her", "their", "our",
+                        "your", "its", "one", "someone", "everyone", "people", "the"})
+_PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|old|used to|before|originally|first"
+                   r"|(?:move|moved|relocate|relocated) from)\b", re.IGNORECASE)
+
+
+def asked_attribute(question: str) -> AttributeQuestion | None:
+    """The attribute of a person a question asks for (a job, a home, a diet), or None."""
+    for names, pattern in _ASKED_ATTRIBUTES:
+        m = pattern.search(question)
+        if m:
+            name = re.sub(r"'s?$", "", next(w for w in m.groups() if w))
+            if name.lower() in _NOT_NAMES:
+                return None
+            asker = name.lower() in {"i", "my"}
+            return AttributeQuestion(names, None if asker else name, bool(_PAST.search(question)))
+    return None

@@ -1,0 +1,93 @@
+"""A question for a person's job, home or diet ("What do I do for a living?") is answered by
+the fact that sets it, the newest value first, though the question shares no word with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chat_sessions import ingested, session
+
+from nemori_cli.memory import Memory
+from nemori_cli.search.questions import AttributeQuestion, asked_attribute
+
+JOB = ("occupation", "employer")
+HOME = ("residence",)
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("What do I do for a living?", AttributeQuestion(JOB, None, False)),
+        ("What's my job?", AttributeQuestion(JOB, None, False)),
+        ("where do i work", AttributeQuestion(JOB, None, False)),
+        ("What was my previous job?", AttributeQuestion(JOB, None, True)),
+        ("What does Andrew do for a living?", AttributeQuestion(JOB, "Andrew", False)),
+        ("What is Caroline's occupation?", AttributeQuestion(JOB, "Caroline", False)),
+        ("Which city do I live in?", AttributeQuestion(HOME, None, False)),
+        ("Where did I move from?", AttributeQuestion(HOME, None, True)),
+        ("Am I vegetarian?", AttributeQuestion(("diet",), None, False)),
+        # a job or a home mentioned, not asked for
+        ("What did I say about my job interview?", None),
+        ("Any tips for my job search?", None),
+        ("Where do I work out on Sundays?", None),
+        ("Where did I go hiking?", None),
+        ("What does he do for a living?", None),
+    ],
+)
+def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestion | None) -> None:
+    assert asked_attribute(question) == asked
+
+
+CODE_HELP = (
+    "A rolling average smooths daily noise: sort by date, group by depot, then take the mean "
+    "of each row and the six before it. In pandas that is groupby('depot').rolling(7).mean(). "
+)
+
+
+def store(tmp_path: Path) -> Memory:
+    """A user who asks about code and food most days, told their jobs and homes twice."""
+    convs = [session(f"code{n}", n * 2, [("user", f"how do i do a rolling average in pandas {n}"),
+                                         ("assistant", CODE_HELP)]) for n in range(8)]
+    convs += [session(f"food{n}", n * 2 + 1, [("user", f"quick dinner idea with lentils {n}?"),
+                                              ("assistant", "A lentil dal with rice.")])
+              for n in range(6)]
+    convs.append(session("teacher", 3, [
+        ("user", "I work as a chemistry teacher at a high school in Leeds."),
+        ("assistant", "That sounds like a rewarding job. How can I help?"),
+    ]))
+    convs.append(session("analyst", 20, [
+        ("user", "I started a new job as a data analyst at a logistics firm this week."),
+        ("assistant", "Congratulations on the new role! What are you working on?"),
+    ]))
+    convs.append(session("leeds", 2, [
+        ("user", "We live in Leeds and love the markets."),
+        ("assistant", "Leeds has great markets. Kirkgate is a classic."),
+    ]))
+    convs.append(session("york", 25, [
+        ("user", "We moved to York last weekend and I'm still unpacking boxes."),
+        ("assistant", "Good luck with the unpacking! York is lovely in autumn."),
+    ]))
+    return ingested(tmp_path, convs)
+
+
+def conversations(mem: Memory, question: str, n: int) -> list[str]:
+    return [h.message_ids[0].split(":")[0] for h in mem.search(question, k=10)][:n]
+
+
+def test_the_newest_value_answers_first(tmp_path: Path) -> None:
+    mem = store(tmp_path)
+    for question in ("What do I do for a living?", "What's my job?", "Where do I work?"):
+        first = mem.search(question, k=5)[0]
+        assert first.kind == "fact" and "data analyst" in first.content, question
+        assert first.relevance is not None and first.relevance >= 0.5  # not "no strong match"
+    assert conversations(mem, "Where do I live?", 1) == ["york"]
+
+
+def test_an_earlier_value_answers_a_question_for_it(tmp_path: Path) -> None:
+    mem = store(tmp_path)
+    assert conversations(mem, "What was my previous job?", 1) == ["teacher"]
+    assert conversations(mem, "Where did I live before?", 1) == ["leeds"]
+    # the replaced fact stays out of a search that does not ask for an earlier value
+    facts = mem.search("What's my job?", k=10, kind="fact")
+    assert not any("teacher" in h.content for h in facts)
