@@ -16,6 +16,7 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.kin import with_kin
+from nemori_cli.pipeline.places import with_places
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -96,7 +97,9 @@ def statements(
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
-    sentences = attach_dangling(with_kin(split_sentences(with_apostrophes(message.content))))
+    sentences = attach_dangling(
+        with_places(with_kin(split_sentences(with_apostrophes(message.content))))
+    )
     for raw, wish in clauses_of(sentences, to_assistant):
         sentence = strip_interjections(raw, names)
         sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)

@@ -1,0 +1,92 @@
+"""A place the speaker named, then called "there" or "this city": the sentence is about it.
+
+"Have you been to Italy? I had a blast there last month." says that the speaker had a blast
+in Italy; read alone, "had a blast there" is about nowhere. A sentence that says "there",
+"this city" or opens on "It's one of my favourite cities" takes the one place the sentences
+before it in the message name ("went to Italy", "I was in Chicago", "It's Seattle"); two
+places, or none, leave it as said, and so do "there is", "out there" and "there for me".
+"""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.pipeline.named_dates import MONTHS
+from nemori_cli.pipeline.rewrite import word_set
+
+_NAME = r"(?-i:[A-Z][a-z]+(?:[ -](?:(?:de|del|da|do|la|of|upon) )?[A-Z][a-z]+){0,2})"
+# "went to Italy", "visited Lisbon", "I was in Chicago", "back from Japan", "It's Seattle"
+_NAMED = re.compile(
+    r"\b(?:(?:been|went|go|goes|going|gone|moved?|moving|travell?(?:ed|ing)?|flew|fly|flying"
+    r"|drove|drive|driving|head(?:ed|ing)?|trips?|back|return(?:ed|ing)?|visit(?:ed|ing)?"
+    r"|vacation|holiday) (?:back |over |out )?(?:to |in )?|\b(?:in|from) )(?:the )?"
+    rf"(?P<place>{_NAME})\b(?!'s)(?:(?:,? (?:and|or|&) |, )(?P<more>{_NAME}))?"
+    rf"|^(?:it|this|that)(?:'s| is| was) (?P<shown>{_NAME})\b(?!'s)",
+    re.IGNORECASE,
+)
+NOT_PLACES = word_set(
+    " ".join(MONTHS) + " monday tuesday wednesday thursday friday saturday sunday i mom dad "
+    "english spanish french german italian chinese japanese christmas easter halloween "
+    "thanksgiving spring summer autumn fall winter god"
+)
+_MOTION = (r"been|go|goes|going|gone|went|get|got|getting|moved?|moving|travell?(?:ed|ing)?"
+           r"|flew|fly|flying|drove|drive|driving|head(?:ed|ing)?|trips?|come|came|coming|back"
+           r"|return(?:ed|ing)?|way")
+_MOTION_WORD = re.compile(_MOTION, re.IGNORECASE)
+# "there" of a place: "the food there", "went there", "from there", "had a blast there"; not
+# "there is", "out there", "there for me", "not there yet", "hang in there"
+_THERE = re.compile(
+    r"\b(?P<noun>(?:the|a|an|my|our|their|some|every) [a-z]+ )there\b(?!')"
+    rf"|\b(?P<motion>{_MOTION}) there\b(?!')"
+    r"|(?<!\bout )(?<!\bover )(?<!\bup )(?<!\bin )(?P<from>\bfrom )?\bthere\b(?!'|\s+(?:is|are"
+    r"|was|were|will|would|has|have|had|must|might|may|could|should|seems?|goes|you|for|yet"
+    r"|and back)\b)",
+    re.IGNORECASE,
+)
+_THIS_PLACE = re.compile(r"\b(?:this|that) (?:city|town|country|island|state|village|region)\b",
+                         re.IGNORECASE)
+_IT_OPENING = re.compile(r"^It(?:'s| is| was)\b(?=.*\b(?:city|cities|town|towns|country"
+                         r"|countries|island|islands|place|places|spot|spots)\b)")
+
+
+def with_places(sentences: list[str]) -> list[str]:
+    """Each sentence with its "there" and "this city" said of the one place named before it."""
+    out: list[str] = []
+    places: list[str] = []  # distinct places named so far in the message
+    for sentence in sentences:
+        place = places[0] if len(places) == 1 else None
+        if place:
+            sentence = placed(sentence, place, opening=place in named_in(out[-1]))
+        for p in named_in(sentence):
+            if p not in places:
+                places.append(p)
+        out.append(sentence)
+    return out
+
+
+def named_in(sentence: str) -> list[str]:
+    """The places a sentence names ("went to Italy", "in Chicago"), in order."""
+    found = []
+    for m in _NAMED.finditer(sentence):
+        found.append(m["place"] or m["shown"])
+        if m["more"]:  # "to Paris and Rome": two places, so "there" is neither
+            found.append(m["more"])
+    return list(dict.fromkeys(p for p in found if p.split()[0].lower() not in NOT_PLACES))
+
+
+def placed(sentence: str, place: str, opening: bool) -> str:
+    """The sentence with "there" and "this city" made the place (and "It's one of my favourite
+    cities" too, when the sentence just before named it)."""
+    def there(m: re.Match[str]) -> str:
+        if m["noun"]:  # "the food there", "a trip there"
+            to = "to" if _MOTION_WORD.fullmatch(m["noun"].split()[-1]) else "in"
+            return f"{m['noun']}{to} {place}"
+        if m["motion"]:
+            return f"{m['motion']} to {place}"
+        return f"from {place}" if m["from"] else f"in {place}"
+
+    sentence = _THIS_PLACE.sub(place, _THERE.sub(there, sentence))
+    m = _IT_OPENING.match(sentence) if opening else None
+    if m:  # "It's one of my favourite cities" -> "Seattle is one of my favourite cities"
+        sentence = f"{place} {'was' if m[0].endswith('was') else 'is'}{sentence[m.end():]}"
+    return sentence

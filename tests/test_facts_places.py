@@ -1,0 +1,59 @@
+"""A place the user named, then called "there" or "this city", is named in the fact."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import statements
+from nemori_cli.pipeline.places import with_places
+
+
+def facts_of(text: str) -> list[str]:
+    message = Message(id="m", role="user", content=text)
+    return [s.content for s in statements(message, to_assistant=True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Have you been to Italy? I had a blast there last month.",
+         "The user had a blast in Italy"),
+        ("I visited Japan in April. I ate ramen every day there.",
+         "The user ate ramen every day in Japan"),
+        ("It's Seattle. It's one of my favorite cities to explore.",
+         "Seattle is one of the user's favorite cities to explore"),
+        ("I was in Chicago last week. I loved this city.", "The user loved Chicago"),
+        ("I moved to Lisbon in 2021. I want to go back there every year.",
+         "The user wants to go back to Lisbon every year"),
+        ("We flew from Rio de Janeiro. We went on many excursions there.",
+         "The user went on many excursions in Rio de Janeiro"),
+    ],
+)
+def test_there_is_the_place_named_before(text: str, fact: str) -> None:
+    assert any(f.startswith(fact) for f in facts_of(text)), facts_of(text)
+
+
+def test_the_food_there_is_the_food_of_the_place() -> None:
+    said = ["I visited Japan in April.", "The food there was incredible.", "A trip there is long."]
+    assert with_places(said)[1:] == ["The food in Japan was incredible.",
+                                     "A trip to Japan is long."]
+
+
+@pytest.mark.parametrize(
+    "sentences",
+    [
+        # two places: "there" could be either
+        ["I went to Paris and Rome.", "I loved it there."],
+        ["I went to Paris, Rome and Berlin.", "I loved it there."],
+        # no place: a month, a person's home
+        ["I went to the lake in May.", "I loved it there."],
+        ["I went to John's place.", "We had fun there."],
+        # "there" of no place
+        ["I moved to York.", "My friends are always there for me."],
+        ["I moved to York.", "I know there are good schools.", "Hang in there."],
+        ["I moved to York.", "I'm not there yet with unpacking."],
+    ],
+)
+def test_there_of_no_one_place_stays(sentences: list[str]) -> None:
+    assert with_places(sentences)[1:] == sentences[1:]
