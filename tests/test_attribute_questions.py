@@ -1,5 +1,6 @@
-"""A question for a person's job, home or diet ("What do I do for a living?") is answered by
-the fact that sets it, the newest value first, though the question shares no word with it."""
+"""A question for a person's job, home, diet, hometown or age ("What do I do for a living?")
+is answered by the fact that sets it, the newest value first, though the question shares no
+word with it."""
 
 from __future__ import annotations
 
@@ -27,12 +28,17 @@ HOME = ("residence",)
         ("Which city do I live in?", AttributeQuestion(HOME, None, False)),
         ("Where did I move from?", AttributeQuestion(HOME, None, True)),
         ("Am I vegetarian?", AttributeQuestion(("diet",), None, False)),
+        ("Where am I from?", AttributeQuestion(("hometown",), None, False)),
+        ("Where did Andrew grow up?", AttributeQuestion(("hometown",), "Andrew", False)),
+        ("How old am I?", AttributeQuestion(("age",), None, False)),
         # a job or a home mentioned, not asked for
         ("What did I say about my job interview?", None),
         ("Any tips for my job search?", None),
         ("Where do I work out on Sundays?", None),
         ("Where did I go hiking?", None),
         ("What does he do for a living?", None),
+        ("How old is my dog?", None),
+        ("Where is the cafe from?", None),
     ],
 )
 def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestion | None) -> None:
@@ -46,7 +52,8 @@ CODE_HELP = (
 
 
 def store(tmp_path: Path) -> Memory:
-    """A user who asks about code and food most days, told their jobs and homes twice."""
+    """A user who asks about code and food most days, told their jobs and homes twice, their
+    age and hometown once."""
     convs = [session(f"code{n}", n * 2, [("user", f"how do i do a rolling average in pandas {n}"),
                                          ("assistant", CODE_HELP)]) for n in range(8)]
     convs += [session(f"food{n}", n * 2 + 1, [("user", f"quick dinner idea with lentils {n}?"),
@@ -63,6 +70,14 @@ def store(tmp_path: Path) -> Memory:
     convs.append(session("leeds", 2, [
         ("user", "We live in Leeds and love the markets."),
         ("assistant", "Leeds has great markets. Kirkgate is a classic."),
+    ]))
+    convs.append(session("age", 5, [
+        ("user", "I'm 34 and just started running, any tips?"),
+        ("assistant", "Start slow: three easy runs a week."),
+    ]))
+    convs.append(session("porto", 6, [
+        ("user", "I grew up in Porto so I miss the sea."),
+        ("assistant", "The sea is easy to miss. Is there a lake nearby?"),
     ]))
     convs.append(session("york", 25, [
         ("user", "We moved to York last weekend and I'm still unpacking boxes."),
@@ -82,6 +97,8 @@ def test_the_newest_value_answers_first(tmp_path: Path) -> None:
         assert first.kind == "fact" and "data analyst" in first.content, question
         assert first.relevance is not None and first.relevance >= 0.5  # not "no strong match"
     assert conversations(mem, "Where do I live?", 1) == ["york"]
+    assert conversations(mem, "How old am I?", 1) == ["age"]
+    assert conversations(mem, "Where am I from?", 1) == ["porto"]
 
 
 def test_an_earlier_value_answers_a_question_for_it(tmp_path: Path) -> None:

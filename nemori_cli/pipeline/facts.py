@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -228,14 +228,14 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
 
 
 # Single-valued attributes: a newer statement replaces an older one with another value.
-_PLACE = r"(?P<value>[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
+PLACE = r"(?P<value>[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
 _ATTRIBUTES = {
     "residence": (
-        re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{_PLACE}"),
-        re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {_PLACE}"),
+        re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{PLACE}"),
+        re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
     ),
     "employer": (
-        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) {_PLACE}"),
+        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) {PLACE}"),
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
         re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
@@ -267,15 +267,18 @@ _NOT_YET = re.compile(
 )
 
 
-def attribute(fact: Fact) -> tuple[str, str] | None:
-    """The single-valued attribute (residence, employer, occupation, diet) a fact sets now,
-    with its value."""
+Patterns = Mapping[str, Sequence[re.Pattern[str]]]
+
+
+def attribute(fact: Fact, table: Patterns | None = None) -> tuple[str, str] | None:
+    """The single-valued attribute (residence, employer, occupation, diet, or one of another
+    table's) a fact sets now, with its value."""
     subject = re.compile(
         rf"\b{re.escape(fact.subject or 'the user')}(?: (?:now|still|also|currently|recently"
         r"|just|finally|has|had|is))*\s*$",
         re.IGNORECASE,
     )
-    for name, patterns in _ATTRIBUTES.items():
+    for name, patterns in (_ATTRIBUTES if table is None else table).items():
         for pattern in patterns:
             m = pattern.search(fact.content)
             # about the speaker ("the user lives", not "the user's sister lives"), and done

@@ -3,20 +3,38 @@
 "What do I do for a living?" shares no word and little meaning with "The user started a new
 job as a data analyst", so neither ranker finds that fact; the single-valued attributes that
 offline extraction reads (pipeline/facts.py `attribute`: residence, employer, occupation,
-diet) are looked up instead, the newest value first, or an earlier one when the question
-asks for it ("What was my previous job?").
+diet; and here a hometown and an age, which no later fact replaces) are looked up instead,
+the newest value first, or an earlier one when the question asks for it ("What was my
+previous job?").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from nemori_cli.models import Fact, SearchHit
-from nemori_cli.pipeline.facts import ATTRIBUTE_WORDS, attribute
+from nemori_cli.pipeline.facts import ATTRIBUTE_WORDS, PLACE, attribute
 from nemori_cli.search.questions import AttributeQuestion
 
+# told once and true together ("grew up in Leeds", "is from Yorkshire"), so never superseding
+# one another: looked up only
+LOOKED_UP = {
+    "hometown": (
+        re.compile(rf"\b(?:(?:grew up|was born|born and raised|raised) in|is (?:originally )?from"
+                   rf"|comes from) (?:the )?{PLACE}"),
+        re.compile(rf"\bhometown (?:is|of) (?:the )?{PLACE}"),
+    ),
+    "age": (  # "is 34 and ...", "turned 30 last week", "is a 42 year old dad"
+        re.compile(r"\b(?:is|turned) (?P<value>\d{1,3})(?: years? old)?"
+                   r"(?=[,.;!]|$| (?:and|now|last|this|next|today|on|in)\b)"),
+        re.compile(r"\bis an? (?P<value>\d{1,3})[- ]years?[- ]old\b"),
+    ),
+}
+WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",
+         "age": "old years year turned turning age birthday"}
 SHOWN = 2  # value facts put first: the current value, and the one it may be confused with
 # a fact that states the very attribute asked answers the question, in whatever words: its
 # relevance (search/relevance.py, fitted on word and vector closeness) is at least this
@@ -25,7 +43,7 @@ RELEVANCE = 0.9
 
 def attribute_query(asked: AttributeQuestion) -> str:
     """The words a statement of the asked attributes has, for a lexical query."""
-    return " ".join(dict.fromkeys(" ".join(ATTRIBUTE_WORDS[n] for n in asked.names).split()))
+    return " ".join(dict.fromkeys(" ".join(WORDS[n] for n in asked.names).split()))
 
 
 def value_facts(asked: AttributeQuestion, facts: Iterable[Fact]) -> list[Fact]:
@@ -33,7 +51,7 @@ def value_facts(asked: AttributeQuestion, facts: Iterable[Fact]) -> list[Fact]:
     (for an earlier value, those a later fact replaced come first)."""
     found = []
     for fact in {f.id: f for f in facts}.values():
-        value = attribute(fact)
+        value = attribute(fact) or attribute(fact, LOOKED_UP)
         if value and value[0] in asked.names and is_about(fact, asked.who):
             found.append(fact)
     found.sort(key=lambda f: f.valid_from or datetime.min.replace(tzinfo=UTC), reverse=True)

@@ -1,7 +1,7 @@
 """What a question asks for beyond its words: a time ("when ...", "in which year ..."),
 advice that rests on what the asker likes ("Can you suggest ...", "What should I ..."),
 several events told apart ("How many days passed between X and Y?"), or a person's job,
-home or diet ("What do I do for a living?")."""
+home, diet, hometown or age ("What do I do for a living?")."""
 
 from __future__ import annotations
 
@@ -145,13 +145,27 @@ _ASKED_ATTRIBUTES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
 )
 _NOT_NAMES = frozenset({"he", "she", "they", "we", "you", "it", "his", "her", "their", "our",
                         "your", "its", "one", "someone", "everyone", "people", "the"})
-_PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|old|used to|before|originally|first"
-                   r"|(?:move|moved|relocate|relocated) from)\b", re.IGNORECASE)
+_LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("hometown",), re.compile(
+        rf"\bwhere (?:am|is|are) {_WHO} (?:originally )?from\b"
+        rf"|\bwhere (?:did|does|do) {_WHO} grow up\b"
+        rf"|\bwhere (?:was|were) {_WHO} born\b"
+        rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:hometown|home town)\b",
+        re.IGNORECASE,
+    )),
+    (("age",), re.compile(
+        rf"^\W*how old (?:am|is) {_WHO}(?: now)?\W*$"
+        rf"|\bwhat(?:'s| is)? {_WHOSE} age\W*$",
+        re.IGNORECASE,
+    )),
+)
+_PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|(?<!how )old|used to|before|originally"
+                   r"|first|(?:move|moved|relocate|relocated) from)\b", re.IGNORECASE)
 
 
 def asked_attribute(question: str) -> AttributeQuestion | None:
     """The attribute of a person a question asks for (a job, a home, a diet), or None."""
-    for names, pattern in _ASKED_ATTRIBUTES:
+    for names, pattern in (*_ASKED_ATTRIBUTES, *_LOOKED_UP):
         m = pattern.search(question)
         if m:
             name = re.sub(r"'s?$", "", next(w for w in m.groups() if w))
