@@ -469,6 +469,8 @@ def test_a_move_supersedes_the_old_residence() -> None:
         ("I started a new job as a data analyst at Nordwind.",
          "I left that job and I'm now a curriculum designer at an edtech startup."),
         ("I'm vegetarian, so no meat please.", "I went fully vegan last month."),
+        ("I've been working as a nurse at St Mary's since 2019.",
+         "I'm now a school nurse at Hill Primary."),
         # a job title written as one: "Financial Analyst - it's been quite a change"
         ("I work as a nurse at St Mary's.",
          "I started a new job as a Financial Analyst - it's been quite a change."),

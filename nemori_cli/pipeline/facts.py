@@ -275,7 +275,7 @@ def attribute(fact: Fact, table: Patterns | None = None) -> tuple[str, str] | No
     table's) a fact sets now, with its value."""
     subject = re.compile(
         rf"\b{re.escape(fact.subject or 'the user')}(?: (?:now|still|also|currently|recently"
-        r"|just|finally|has|had|is))*\s*$",
+        r"|just|finally|has|had|is|been))*\s*$",
         re.IGNORECASE,
     )
     for name, patterns in (_ATTRIBUTES if table is None else table).items():
