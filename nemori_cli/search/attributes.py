@@ -1,4 +1,5 @@
-"""A question for a person's job, home or diet is answered by the fact that sets it.
+"""A question for a person's job, home, diet, hometown or age is answered by the fact that
+tells it.
 
 "What do I do for a living?" shares no word and little meaning with "The user started a new
 job as a data analyst", so neither ranker finds that fact; the single-valued attributes that

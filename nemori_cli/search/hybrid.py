@@ -172,7 +172,7 @@ def search(
             candidates[kd].append(dated)
         if kd == "episode":  # each event the question names has its own lists
             candidates[kd].extend(lst for lists in event_lists for lst in lists)
-        if kd == "fact" and values:  # the facts that set the job or home the question asks
+        if kd == "fact" and values:  # the facts that tell the job or home the question asks
             candidates[kd].append([f.id for f in values])
         if kd == "episode" and values:
             candidates[kd].append(admitted(kd, [e for f in values for e in f.source_episode_ids]))
@@ -211,9 +211,9 @@ def search(
     tops = [fuse({"episode": lists}, 1)[0][1] for lists in event_lists if any(lists)]
     best = each_event_early(best, tops)
     if values:
-        fused = {h.id: h for h in best if h.kind == "fact"}
+        ranked = {h.id: h for h in best if h.kind == "fact"}
         top = best[0].score if best else 0.0
-        best = values_first(best, [fused.get(f.id) or to_hit("fact", f, top, episodes.get)
+        best = values_first(best, [ranked.get(f.id) or to_hit("fact", f, top, episodes.get)
                                    for f in values[:SHOWN]])
     best = best[:k]
     out = annotate(best, query, qvec, episodes, vectors.embeddings,
