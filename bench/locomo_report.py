@@ -23,6 +23,7 @@ import locomo_round20
 import locomo_round21
 import locomo_round22
 import locomo_round23
+import locomo_round24
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -164,6 +165,8 @@ ROUND3 = [
     *locomo_round22.LINES,
     "",
     *locomo_round23.LINES,
+    "",
+    *locomo_round24.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),

@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chat_sessions import ingested, session
+from chat_sessions import START, ingested, session
 
 from nemori_cli.memory import Memory
+from nemori_cli.models import Fact
+from nemori_cli.pipeline.facts import attribute
+from nemori_cli.search.attributes import LOOKED_UP
 from nemori_cli.search.questions import AttributeQuestion, asked_attribute
 
 JOB = ("occupation", "employer")
@@ -31,6 +34,9 @@ HOME = ("residence",)
         ("Where am I from?", AttributeQuestion(("hometown",), None, False)),
         ("Where did Andrew grow up?", AttributeQuestion(("hometown",), "Andrew", False)),
         ("How old am I?", AttributeQuestion(("age",), None, False)),
+        ("What does Jon do?", AttributeQuestion(JOB, "Jon", False)),
+        ("Where did I used to live?", AttributeQuestion(HOME, None, True)),
+        ("Where did I live growing up?", AttributeQuestion(HOME, None, True)),
         # a job or a home mentioned, not asked for
         ("What did I say about my job interview?", None),
         ("Any tips for my job search?", None),
@@ -38,11 +44,41 @@ HOME = ("residence",)
         ("Where did I go hiking?", None),
         ("What does he do for a living?", None),
         ("How old is my dog?", None),
+        ("What do I do for work-life balance?", None),
+        ("Where do I work best?", None),
+        ("What did I do at work on Friday?", None),
+        ("What's my diet plan for this week?", None),
+        ("Am I a vegan cook?", None),
         ("Where is the cafe from?", None),
     ],
 )
 def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestion | None) -> None:
     assert asked_attribute(question) == asked
+
+
+@pytest.mark.parametrize(
+    ("content", "value"),
+    [
+        ("The user turned 30 last week.", ("age", "30")),
+        ("The user is 34 and just started running.", ("age", "34")),
+        ("The user is a 42 year old dad.", ("age", "42")),
+        ("The user was born and raised in Chicago.", ("hometown", "chicago")),
+        ("The user is originally from Porto.", ("hometown", "porto")),
+        ("The user works for the City of Austin.", ("employer", "city of austin")),
+        ("The user works as a Software Engineer at Google.", ("occupation", "software engineer")),
+        # a number, a weekday, a way of working: no age, hometown or job
+        ("The user is 10 and 0 this season.", None),
+        ("The user is 5 minutes away.", None),
+        ("The user is from Monday to Friday at the office.", None),
+        ("The user's sister is 34.", None),
+        ("The user works as a team with their sister.", None),
+    ],
+)
+def test_what_value_a_fact_tells(content: str, value: tuple[str, str] | None) -> None:
+    fact = Fact(id="f", user_id="u", content=content, category="user_profile",
+                source_episode_ids=(), source_message_ids=(), confidence=1.0,
+                created_at=START, valid_from=START, extractor="offline")
+    assert (attribute(fact) or attribute(fact, LOOKED_UP)) == value
 
 
 CODE_HELP = (

@@ -34,10 +34,21 @@ def test_there_is_the_place_named_before(text: str, fact: str) -> None:
     assert any(f.startswith(fact) for f in facts_of(text)), facts_of(text)
 
 
-def test_the_food_there_is_the_food_of_the_place() -> None:
-    said = ["I visited Japan in April.", "The food there was incredible.", "A trip there is long."]
-    assert with_places(said)[1:] == ["The food in Japan was incredible.",
-                                     "A trip to Japan is long."]
+@pytest.mark.parametrize(
+    ("sentences", "placed"),
+    [
+        (["I visited Japan in April.", "The food there was incredible."],
+         "The food in Japan was incredible."),
+        (["I visited Japan in April.", "A trip there is long."], "A trip to Japan is long."),
+        (["I'm moving to Seattle.", "I don't know anyone there yet."],
+         "I don't know anyone in Seattle yet."),
+        (["I'm heading to Berlin.", "I'll be there for a week."], "I'll be in Berlin for a week."),
+        (["I moved to Austin.", "I've been there ever since."], "I've been in Austin ever since."),
+        (["I'm in the UK for work.", "It's so rainy there."], "It's so rainy in the UK."),
+    ],
+)
+def test_there_of_a_place_says_where(sentences: list[str], placed: str) -> None:
+    assert with_places(sentences)[-1] == placed
 
 
 @pytest.mark.parametrize(
@@ -53,6 +64,13 @@ def test_the_food_there_is_the_food_of_the_place() -> None:
         ["I moved to York.", "My friends are always there for me."],
         ["I moved to York.", "I know there are good schools.", "Hang in there."],
         ["I moved to York.", "I'm not there yet with unpacking."],
+        ["I'm flying to Iceland.", "Is there anything I should pack?"],
+        ["I went to Iceland in 2019.", "Been there, done that."],
+        ["I'm reading a chapter in Dune.", "I'm almost there."],
+        ["I'm in Grade 10.", "I've been there a while."],
+        # two places, however they are joined
+        ["We drove from Phoenix to Tucson.", "It took two hours to get there."],
+        ["I'm going to Rome and then to Florence.", "I've never been there."],
     ],
 )
 def test_there_of_no_one_place_stays(sentences: list[str]) -> None:

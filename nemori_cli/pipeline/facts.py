@@ -228,18 +228,20 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
 
 
 # Single-valued attributes: a newer statement replaces an older one with another value.
-PLACE = r"(?P<value>[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)"
+PLACE = r"(?P<value>[A-Z][\w&-]*(?:(?: of| de| upon)? [A-Z][\w&-]*)*)"  # "City of Austin"
 _ATTRIBUTES = {
     "residence": (
         re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{PLACE}"),
         re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
     ),
     "employer": (
-        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) {PLACE}"),
+        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) (?:the )?"
+                   rf"{PLACE}"),
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
         re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
-                   r"(?: an?)?(?: new)? (?:job|position|role)) as an? (?P<value>[A-Za-z][\w-]*"
+                   r"(?: an?)?(?: new)? (?:job|position|role)) as an? (?!(?:team|result|whole|group"
+                   r"|way|part|reminder|favou?r|bonus)\b)(?P<value>[A-Za-z][\w-]*"
                    r"(?: [A-Za-z][\w-]*){0,3}?)(?= (?:(?:at|for|in|and|with|since)\b|[-–])|[,.;]"
                    r"|$)"),
         # "is now a curriculum designer at an edtech startup": a role at a workplace

@@ -14,33 +14,48 @@ import re
 from nemori_cli.pipeline.named_dates import MONTHS
 from nemori_cli.pipeline.rewrite import word_set
 
-_NAME = r"(?-i:[A-Z][a-z]+(?:[ -](?:(?:de|del|da|do|la|of|upon) )?[A-Z][a-z]+){0,2})"
-# "went to Italy", "visited Lisbon", "I was in Chicago", "back from Japan", "It's Seattle"
+# a capitalised name of up to three words ("Rio de Janeiro"), or a common abbreviation
+_NAME = (r"(?-i:UK|USA?|UAE|NYC|LA|DC|SF"
+         r"|[A-Z][a-z]+(?:[ -](?:(?:de|del|da|do|la|of|upon) )?[A-Z][a-z]+){0,2})")
+# "went to Italy", "visited Lisbon", "I was in Chicago", "back from Japan", "It's Seattle";
+# "from Phoenix to Tucson", "to Rome and then to Florence": two places
 _NAMED = re.compile(
     r"\b(?:(?:been|went|go|goes|going|gone|moved?|moving|travell?(?:ed|ing)?|flew|fly|flying"
     r"|drove|drive|driving|head(?:ed|ing)?|trips?|back|return(?:ed|ing)?|visit(?:ed|ing)?"
-    r"|vacation|holiday) (?:back |over |out )?(?:to |in )?|\b(?:in|from) )(?:the )?"
-    rf"(?P<place>{_NAME})\b(?!'s)(?:(?:,? (?:and|or|&) |, )(?P<more>{_NAME}))?"
+    r"|vacation|holiday) (?:back |over |out )?(?:to |in )?|\b(?:in|from) )(?P<the>the )?"
+    rf"(?P<place>{_NAME})\b(?!'s| \d)"
+    r"(?:(?:,? (?:and|or|&)(?: then)? (?:to )?|,? then (?:to )?| to |, )(?:the )?"
+    rf"(?P<more>{_NAME}))?"
     rf"|^(?:it|this|that)(?:'s| is| was) (?P<shown>{_NAME})\b(?!'s)",
     re.IGNORECASE,
 )
+# "a chapter in Dune", "a scene in Inception": a title, not a place
+_TITLED = re.compile(r"\b(?:chapter|scene|episode|article|character|role|season|book|song|line"
+                     r"|quote|level|mode)\s+in\s+$", re.IGNORECASE)
 NOT_PLACES = word_set(
     " ".join(MONTHS) + " monday tuesday wednesday thursday friday saturday sunday i mom dad "
     "english spanish french german italian chinese japanese christmas easter halloween "
-    "thanksgiving spring summer autumn fall winter god"
+    "thanksgiving spring summer autumn fall winter god grade"
 )
 _MOTION = (r"been|go|goes|going|gone|went|get|got|getting|moved?|moving|travell?(?:ed|ing)?"
            r"|flew|fly|flying|drove|drive|driving|head(?:ed|ing)?|trips?|come|came|coming|back"
            r"|return(?:ed|ing)?|way")
 _MOTION_WORD = re.compile(_MOTION, re.IGNORECASE)
-# "there" of a place: "the food there", "went there", "from there", "had a blast there"; not
-# "there is", "out there", "there for me", "not there yet", "hang in there"
+# "there" of a place: "the food there", "anyone there", "went there", "been there for a
+# month", "from there", "had a blast there"; not "there is", "is there ...?", "out there",
+# "there for me", "not there yet", "almost there", "here and there", "hang in there",
+# "been there, done that", "still getting there"
 _THERE = re.compile(
-    r"\b(?P<noun>(?:the|a|an|my|our|their|some|every) [a-z]+ )there\b(?!')"
-    rf"|\b(?P<motion>{_MOTION}) there\b(?!')"
-    r"|(?<!\bout )(?<!\bover )(?<!\bup )(?<!\bin )(?P<from>\bfrom )?\bthere\b(?!'|\s+(?:is|are"
-    r"|was|were|will|would|has|have|had|must|might|may|could|should|seems?|goes|you|for|yet"
-    r"|and back)\b)",
+    r"\b(?P<noun>(?:(?:the|a|an|my|our|their|some|every) [a-z]+|(?:no|every|some|any)"
+    r"(?:thing|one|body)) )there\b(?!')"
+    r"|\b(?P<stayed>been) there\b(?=\s+(?:for|since|ever since|a while|now)\b)"
+    rf"|(?<!\bstill )(?<!\bslowly )\b(?P<motion>{_MOTION}) there\b(?!'|,? done that)"
+    r"|(?P<from>\bfrom )there\b(?!')"
+    r"|(?<!\bout )(?<!\bover )(?<!\bup )(?<!\bin )(?<!\bnot )(?<!n't )(?<!\bwe )(?<!\balmost )"
+    r"(?<!\bnearly )(?<!\band )(?<!\bgetting )(?<!^is )(?<!^are )(?<!^was )(?<!^were )"
+    r"\bthere\b(?!'|,? done that|\s+(?:is|are|was|were|will|would|has|have|had|must|might|may"
+    r"|could|should|seems?|goes|you|and back|for (?:me|you|him|her|us|them|each other|my"
+    r"|our|his|their|your|people|others|everyone))\b)",
     re.IGNORECASE,
 )
 _THIS_PLACE = re.compile(r"\b(?:this|that) (?:city|town|country|island|state|village|region)\b",
@@ -68,10 +83,14 @@ def named_in(sentence: str) -> list[str]:
     """The places a sentence names ("went to Italy", "in Chicago"), in order."""
     found = []
     for m in _NAMED.finditer(sentence):
-        found.append(m["place"] or m["shown"])
+        if m["place"] and _TITLED.search(sentence[: m.start("place") - len(m["the"] or "")]):
+            continue
+        found.append(f"{m['the'] or ''}{m['place']}" if m["place"] else m["shown"])
         if m["more"]:  # "to Paris and Rome": two places, so "there" is neither
             found.append(m["more"])
-    return list(dict.fromkeys(p for p in found if p.split()[0].lower() not in NOT_PLACES))
+    return list(dict.fromkeys(
+        p for p in found if p.removeprefix("the ").split()[0].lower() not in NOT_PLACES
+    ))
 
 
 def placed(sentence: str, place: str, opening: bool) -> str:
@@ -81,6 +100,8 @@ def placed(sentence: str, place: str, opening: bool) -> str:
         if m["noun"]:  # "the food there", "a trip there"
             to = "to" if _MOTION_WORD.fullmatch(m["noun"].split()[-1]) else "in"
             return f"{m['noun']}{to} {place}"
+        if m["stayed"]:  # "been there for a month": stayed in it
+            return f"{m['stayed']} in {place}"
         if m["motion"]:
             return f"{m['motion']} to {place}"
         return f"from {place}" if m["from"] else f"in {place}"

@@ -18,20 +18,26 @@ from datetime import UTC, datetime
 
 from nemori_cli.models import Fact, SearchHit
 from nemori_cli.pipeline.facts import ATTRIBUTE_WORDS, PLACE, attribute
+from nemori_cli.pipeline.places import NOT_PLACES
 from nemori_cli.search.questions import AttributeQuestion
 
 # told once and true together ("grew up in Leeds", "is from Yorkshire"), so never superseding
 # one another: looked up only
+_NOT_A_PLACE = "|".join(sorted(w.capitalize() for w in NOT_PLACES if w != "i"))
+_HOMETOWN = rf"(?!(?:The|{_NOT_A_PLACE})\b){PLACE}"  # not "is from Monday to Friday"
 LOOKED_UP = {
     "hometown": (
-        re.compile(rf"\b(?:(?:grew up|was born|born and raised|raised) in|is (?:originally )?from"
-                   rf"|comes from) (?:the )?{PLACE}"),
-        re.compile(rf"\bhometown (?:is|of) (?:the )?{PLACE}"),
+        re.compile(rf"\b(?:(?:grew up|was born(?: and raised)?|born and raised|raised) in"
+                   rf"|is (?:originally )?from|comes from) (?:the )?{_HOMETOWN}"),
+        re.compile(rf"(?:'s |\b)hometown (?:is|of) (?:the )?{PLACE}"),
     ),
-    "age": (  # "is 34 and ...", "turned 30 last week", "is a 42 year old dad"
-        re.compile(r"\b(?:is|turned) (?P<value>\d{1,3})(?: years? old)?"
-                   r"(?=[,.;!]|$| (?:and|now|last|this|next|today|on|in)\b)"),
-        re.compile(r"\bis an? (?P<value>\d{1,3})[- ]years?[- ]old\b"),
+    "age": (  # "turned 30 last week", "is 34 and ...", "is a 42 year old dad"; not "is 10 and 0
+        # this season", "is 5 in the queue"
+        re.compile(r"\bturned (?P<value>1[01]\d|\d{1,2})(?: years? old)?"
+                   r"(?=[,.;!]|$| (?:and|last|this|on|in|today)\b)"),
+        re.compile(r"\bis (?P<value>1[01]\d|\d{1,2})(?: years? old)?"
+                   r"(?=[,.;!]|$| (?:and (?!\d)|now|last|this|next|today)\b)"),
+        re.compile(r"\bis an? (?P<value>1[01]\d|\d{1,2})[- ]years?[- ]old\b"),
     ),
 }
 WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",

@@ -117,29 +117,32 @@ _WHO = r"(I|[A-Z][\w-]*)"  # the asker or a person named (each pattern's groups 
 _WHOSE = r"(my|[A-Z][\w-]*'s?)"
 _ASKED_ATTRIBUTES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (("occupation", "employer"), re.compile(
-        rf"\bwhat (?:do|does|did) {_WHO} do (?:for (?:a )?(?:living|work|money)|professionally"
-        rf"|at work)\b"
+        rf"\bwhat (?:do|does|did) {_WHO} do (?:for (?:a )?(?:living|work|money)\b(?![- ](?:life"
+        rf"|management|balance))|professionally\b|at work\W*$)"
+        rf"|\bwhat (?:do|does) {_WHO} do\W*$"
         rf"|\bwhat (?:kind of |sort of |type of |line of )?(?:work|job) (?:do|does|did) {_WHO} do\b"
-        rf"|\bwhere (?:do|does|did) {_WHO} work\b(?! (?:out|on|through)\b)"
+        rf"|\bwhere (?:do|does|did) {_WHO} work\b(?! (?:out|on|through|best|better|from)\b)"
+        rf"|\bwhere(?: (?:was|were|am|is)|'s) {_WHO} working\b"
         rf"|\b(?:who|what company) (?:do|does|did) {_WHO} work for\b"
         rf"|\bwhat (?:do|does|did) {_WHO} work as\b"
         rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:(?:current|previous|former|old|new|actual|day)"
         r" )?(?:job|occupation|profession|line of work|job title|employer|workplace)"
-        r"(?: now| these days| currently| again)?\W*$",
+        r"(?: now| these days| currently| again)?(?:\W*$| before\b)",
         re.IGNORECASE,
     )),
     (("residence",), re.compile(
-        rf"\bwhere (?:do|does|did) {_WHO} (?:live|reside)\b"
+        rf"\bwhere (?:do|does|did) {_WHO} (?:used? to )?(?:live|reside)\b"
         rf"|\b(?:which|what) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do|does"
         rf"|did) {_WHO} (?:live|reside|move|relocate)\b"
-        rf"|\bwhere (?:am|is) {_WHO} (?:living|based)\b"
+        rf"|\bwhere(?: (?:am|is)|'s) {_WHO} (?:living|based)\b"
         rf"|\bwhere (?:did|have|has) {_WHO} (?:move|moved|relocate|relocated)(?: to| from)?\W*$",
         re.IGNORECASE,
     )),
     (("diet",), re.compile(
-        rf"\bwhat(?:'s| is| was)? {_WHOSE} diet\b"
+        rf"\bwhat(?:'s| is| was)? {_WHOSE} diet\b(?! (?:plan|soda|coke|pills?|app|log|tracker)\b)"
         rf"|\bwhat (?:kind of |sort of )?diet (?:do|does|am|is) {_WHO}\b"
-        rf"|^\W*(?:am|is) {_WHO} (?:a |still )?(?:vegetarian|vegan|pescatarian)\b",
+        rf"|^\W*(?:am|is) {_WHO} (?:a |still )?(?:vegetarian|vegan|pescatarian)(?: now| anymore)?"
+        r"\W*$",
         re.IGNORECASE,
     )),
 )
@@ -160,7 +163,9 @@ _LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     )),
 )
 _PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|(?<!how )old|used to|before|originally"
-                   r"|first|(?:move|moved|relocate|relocated) from)\b", re.IGNORECASE)
+                   r"|first|(?:move|moved|relocate|relocated) from|when (?:I|he|she|they|we) (?:was"
+                   r"|were)|as a (?:kid|child)|growing up|in (?:high school|college|school))\b",
+                   re.IGNORECASE)
 
 
 def asked_attribute(question: str) -> AttributeQuestion | None:
