@@ -229,7 +229,7 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
 
 # Single-valued attributes: a newer statement replaces an older one with another value.
 PLACE = r"(?P<value>[A-Z][\w&-]*(?:(?: of| de| upon)? [A-Z][\w&-]*)*)"  # "City of Austin"
-_ATTRIBUTES = {
+ATTRIBUTES = {
     "residence": (
         re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{PLACE}"),
         re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
@@ -280,7 +280,7 @@ def attribute(fact: Fact, table: Patterns | None = None) -> tuple[str, str] | No
         r"|just|finally|has|had|is|been))*\s*$",
         re.IGNORECASE,
     )
-    for name, patterns in (_ATTRIBUTES if table is None else table).items():
+    for name, patterns in (ATTRIBUTES if table is None else table).items():
         for pattern in patterns:
             m = pattern.search(fact.content)
             # about the speaker ("the user lives", not "the user's sister lives"), and done
