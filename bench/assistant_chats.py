@@ -9,7 +9,8 @@ each, ChatGPT-style requests: recipes, code, trips, emails...), in which the use
 things about themselves in passing, and 20 questions a user about what they said or prefer
 (LongMemEval's kinds: single-session-user, single-session-preference, temporal-reasoning,
 knowledge-update, multi-session). It was written by hand by a session that had not seen
-nemori's pipeline or search rules; search is never tuned on it. Each user is ingested
+nemori's pipeline or search rules; search is not tuned on it (one rule came from two of its
+misses: see the docs section). Each user is ingested
 offline through Memory (cached, keyed by the ingest code and the data file); every question
 is searched with Memory.search(question, k=30, user=...) and scored on its evidence sessions:
 sess@n is the share of them among the first n sessions the hits come from, in order of first
@@ -238,10 +239,16 @@ def markdown(results: dict[str, Any]) -> str:
         "single-session-preference, temporal-reasoning, knowledge-update, multi-session),",
         "asked in the first person without repeating the statement's words. The data was",
         "written by hand by a session that had not seen nemori's pipeline or search rules.",
-        "Search is never tuned on it; reading the facts it gave did show wording bugs in",
+        "Search is not tuned on it; reading the facts it gave did show wording bugs in",
         "offline extraction (a frequency read as a date, \"about\" left dangling, a question",
         "typed without its \"?\" kept as a fact), fixed as general rules with tests of their",
-        "own. Each user is ingested offline through `Memory`",
+        "own. One search rule did come from two of its misses, \"What do I do for a living?\"",
+        "and \"What's my job?\" (no word of the statement's, and every raw system missed the",
+        "second): a question for a person's job, home, diet, hometown or age is answered by",
+        "the facts that tell it (`search/attributes.py`, with tests of its own). Before it,",
+        "nemori's sess@5 was 0.906 overall, single-session-user 0.917, knowledge-update 0.917;",
+        "those two questions are no blind measure since. Each user is ingested offline through",
+        "`Memory`",
         "(`facts=True`) and every question searched with `Memory.search(question, k=30,",
         "user=...)`; raw turns (`[date] role: text`, one document a turn) are ranked by bm25s,",
         "the same embedder and RRF of both. sess@n: share of the question's evidence sessions",
