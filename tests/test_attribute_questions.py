@@ -37,6 +37,7 @@ HOME = ("residence",)
         ("What does Jon do?", AttributeQuestion(JOB, "Jon", False)),
         ("Where did I used to live?", AttributeQuestion(HOME, None, True)),
         ("Where did I live growing up?", AttributeQuestion(HOME, None, True)),
+        ("Where did I live in 2019?", AttributeQuestion(HOME, None, False, 2019)),
         # a job or a home mentioned, not asked for
         ("What did I say about my job interview?", None),
         ("Any tips for my job search?", None),
@@ -88,8 +89,8 @@ CODE_HELP = (
 
 
 def store(tmp_path: Path) -> Memory:
-    """A user who asks about code and food most days, told their jobs and homes twice, their
-    age and hometown once."""
+    """A user who asks about code and food most days, told their jobs twice and their homes
+    three times (the last a year later), their age and hometown once."""
     convs = [session(f"code{n}", n * 2, [("user", f"how do i do a rolling average in pandas {n}"),
                                          ("assistant", CODE_HELP)]) for n in range(8)]
     convs += [session(f"food{n}", n * 2 + 1, [("user", f"quick dinner idea with lentils {n}?"),
@@ -115,6 +116,10 @@ def store(tmp_path: Path) -> Memory:
         ("user", "I grew up in Porto so I miss the sea."),
         ("assistant", "The sea is easy to miss. Is there a lake nearby?"),
     ]))
+    convs.append(session("lisbon", 400, [
+        ("user", "We moved to Lisbon and the light here is amazing."),
+        ("assistant", "Lisbon is beautiful. Enjoy the miradouros!"),
+    ]))
     convs.append(session("york", 25, [
         ("user", "We moved to York last weekend and I'm still unpacking boxes."),
         ("assistant", "Good luck with the unpacking! York is lovely in autumn."),
@@ -132,7 +137,7 @@ def test_the_newest_value_answers_first(tmp_path: Path) -> None:
         first = mem.search(question, k=5)[0]
         assert first.kind == "fact" and "data analyst" in first.content, question
         assert first.relevance is not None and first.relevance >= 0.5  # not "no strong match"
-    assert conversations(mem, "Where do I live?", 1) == ["york"]
+    assert conversations(mem, "Where do I live?", 1) == ["lisbon"]
     assert conversations(mem, "How old am I?", 1) == ["age"]
     assert conversations(mem, "Where am I from?", 1) == ["porto"]
 
@@ -140,7 +145,8 @@ def test_the_newest_value_answers_first(tmp_path: Path) -> None:
 def test_an_earlier_value_answers_a_question_for_it(tmp_path: Path) -> None:
     mem = store(tmp_path)
     assert conversations(mem, "What was my previous job?", 1) == ["teacher"]
-    assert conversations(mem, "Where did I live before?", 1) == ["leeds"]
+    assert conversations(mem, "Where did I live before?", 1) == ["york"]
+    assert conversations(mem, "Where did I live in 2024?", 1) == ["york"]
     # the replaced fact stays out of a search that does not ask for an earlier value
     facts = mem.search("What's my job?", k=10, kind="fact")
     assert not any("teacher" in h.content for h in facts)

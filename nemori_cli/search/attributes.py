@@ -42,6 +42,7 @@ LOOKED_UP = {
 }
 WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",
          "age": "old years year turned turning age birthday"}
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 SHOWN = 2  # value facts put first: the current value, and the one it may be confused with
 # a fact that states the very attribute asked answers the question, in whatever words: its
 # relevance (search/relevance.py, fitted on word and vector closeness) is at least this
@@ -63,9 +64,20 @@ def value_facts(asked: AttributeQuestion, facts: Iterable[Fact]) -> list[Fact]:
         if is_about(fact, asked.who) and attribute(fact, table)
     ]
     found.sort(key=lambda f: f.valid_from or datetime.min.replace(tzinfo=UTC), reverse=True)
-    if asked.past:
+    year = asked.year
+    if year is not None:  # the newest told by then: the value held that year
+        found.sort(key=lambda f: (told_in(f) or year + 1) > year)
+    elif asked.past:
         found.sort(key=lambda f: f.superseded_by is None)
     return found
+
+
+def told_in(fact: Fact) -> int | None:
+    """The year a fact's value dates from: the year its time names, else the year it was told."""
+    named = _YEAR.search(fact.when or "")
+    if named:
+        return int(named[0])
+    return fact.valid_from.year if fact.valid_from else None
 
 
 def is_about(fact: Fact, who: str | None) -> bool:

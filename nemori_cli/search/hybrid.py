@@ -233,8 +233,10 @@ def attribute_values(
     """The facts that set the attribute a question asks for ("What's my job?"), among those
     found and those a lexical query for the attribute's words finds; the newest first."""
     said = lexical_hits(parts, "fact", attribute_query(asked), ATTRIBUTE_POOL, user)
-    # an earlier value is one a later fact replaced: superseded facts answer "my old job"
-    wanted = replace(filters, include_superseded=True) if asked.past else filters
+    # an earlier value is one a later fact replaced: superseded facts answer "my old job",
+    # and "my job in 2019"
+    earlier = asked.past or asked.year is not None
+    wanted = replace(filters, include_superseded=True) if earlier else filters
     return value_facts(asked, [
         rec for rid in dict.fromkeys([*found, *(r for r, _ in said)])
         if isinstance(rec := facts.get(rid), Fact)

@@ -111,6 +111,7 @@ class AttributeQuestion:
     names: tuple[str, ...]  # the attributes that answer it (pipeline/facts.py ATTRIBUTES)
     who: str | None  # the person named, or None for the asker
     past: bool  # asks for an earlier value ("my previous job")
+    year: int | None = None  # asks for the value held in that year ("Where did I live in 2019?")
 
 
 _WHO = r"(I|[A-Z][\w-]*)"  # the asker or a person named (each pattern's groups are these)
@@ -162,6 +163,7 @@ _LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         re.IGNORECASE,
     )),
 )
+_IN_YEAR = re.compile(r"\b(?:in|during|back in) ((?:19|20)\d\d)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|(?<!how )old|used to|before|originally"
                    r"|first|(?:move|moved|relocate|relocated) from|when (?:I|he|she|they|we) (?:was"
                    r"|were)|as a (?:kid|child)|growing up|in (?:high school|college|school))\b",
@@ -169,7 +171,8 @@ _PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|(?<!how )old|used to|bef
 
 
 def asked_attribute(question: str) -> AttributeQuestion | None:
-    """The attribute of a person a question asks for (a job, a home, a diet), or None."""
+    """The attribute of a person a question asks for (a job, a home, a diet, a hometown, an
+    age), whether it asks for an earlier value, and for the value of which year; or None."""
     for names, pattern in (*_ASKED_ATTRIBUTES, *_LOOKED_UP):
         m = pattern.search(question)
         if m:
@@ -177,5 +180,7 @@ def asked_attribute(question: str) -> AttributeQuestion | None:
             if name.lower() in _NOT_NAMES:
                 return None
             asker = name.lower() in {"i", "my"}
-            return AttributeQuestion(names, None if asker else name, bool(_PAST.search(question)))
+            year = _IN_YEAR.search(question)
+            return AttributeQuestion(names, None if asker else name, bool(_PAST.search(question)),
+                                     int(year[1]) if year else None)
     return None
