@@ -21,10 +21,10 @@ from nemori_cli.pipeline.facts import ATTRIBUTE_WORDS, ATTRIBUTES, PLACE, attrib
 from nemori_cli.pipeline.places import NOT_PLACES
 from nemori_cli.search.questions import AttributeQuestion
 
-# told once and true together ("grew up in Leeds", "is from Yorkshire"), so never superseding
-# one another: looked up only
 _NOT_A_PLACE = "|".join(sorted(w.capitalize() for w in NOT_PLACES if w != "i"))
 _HOMETOWN = rf"(?!(?:The|{_NOT_A_PLACE})\b){PLACE}"  # not "is from Monday to Friday"
+# told once and true together ("grew up in Leeds", "is from Yorkshire"), so never superseding
+# one another: looked up only
 LOOKED_UP = {
     "hometown": (
         re.compile(rf"\b(?:(?:grew up|was born(?: and raised)?|born and raised|raised) in"
@@ -56,7 +56,8 @@ def attribute_query(asked: AttributeQuestion) -> str:
 
 def value_facts(asked: AttributeQuestion, facts: Iterable[Fact]) -> list[Fact]:
     """The facts that set an asked attribute of the person asked about, the newest first
-    (for an earlier value, those a later fact replaced come first)."""
+    (for an earlier value, those a later fact replaced come first; for a year's, those told
+    by then)."""
     patterns = {**ATTRIBUTES, **LOOKED_UP}
     table = {name: patterns[name] for name in asked.names}  # only the asked ones: cheaper
     found = [
