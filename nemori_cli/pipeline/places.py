@@ -68,13 +68,13 @@ def with_places(sentences: list[str]) -> list[str]:
     """Each sentence with its "there" and "this city" said of the one place named before it."""
     out: list[str] = []
     places: list[str] = []  # distinct places named so far in the message
+    named: list[str] = []  # those the sentence before names
     for sentence in sentences:
         place = places[0] if len(places) == 1 else None
         if place:
-            sentence = placed(sentence, place, opening=place in named_in(out[-1]))
-        for p in named_in(sentence):
-            if p not in places:
-                places.append(p)
+            sentence = placed(sentence, place, opening=place in named)
+        named = named_in(sentence)
+        places += [p for p in named if p not in places]
         out.append(sentence)
     return out
 
