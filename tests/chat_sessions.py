@@ -22,6 +22,11 @@ def session(conv: str, day: int, turns: list[tuple[str, str]]) -> dict[str, obje
     ]}
 
 
+def exchange(conv: str, day: int, said: str, reply: str) -> dict[str, object]:
+    """A conversation of one user message and the assistant's reply."""
+    return session(conv, day, [("user", said), ("assistant", reply)])
+
+
 def ingested(tmp_path: Path, convs: list[dict[str, object]]) -> Memory:
     """A store holding these conversations, ingested as `nemori ingest` would."""
     path = tmp_path / "chats.json"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chat_sessions import ingested, session
+from chat_sessions import exchange, ingested, session
 
 from nemori_cli.memory import Memory
 from nemori_cli.models import SearchHit
@@ -87,8 +87,7 @@ def test_asking_what_the_assistant_recommended_finds_the_answer_that_said_it(
         "dinner served in your room and cypress baths. Day two: Arashiyama bamboo grove and "
         "the monkey park. "
     ) * 2
-    convs = [session("s0", 0, [("user", "Plan a three-day itinerary for my October trip."),
-                               ("assistant", itinerary)])]
+    convs = [exchange("s0", 0, "Plan a three-day itinerary for my October trip.", itinerary)]
     for n in range(1, 10):  # the user tells of Kyoto stays; the answers are about other things
         convs.append(session(f"s{n}", 3 * n, [
             ("user", f"My cousin stayed at a lovely place in Kyoto for {n} nights, a small "
@@ -141,12 +140,11 @@ def test_an_advice_question_ranks_what_the_user_likes_above_what_they_did(
 ) -> None:
     """The user's tastes (user_profile facts) are what advice rests on: "The user loves
     romantic comedies" comes before a film the user once saw, for "what should I watch"."""
-    saw = [("user", f"I watched {film} at the cinema with my coworkers from the office.")
-           for film in ("Dune", "Oppenheimer", "Barbie", "Wonka", "Napoleon")]
-    convs = [session(f"s{n}", 3 * n, [turn, ("assistant", UNRELATED)])
-             for n, turn in enumerate(saw)]
-    convs.append(session("taste", 20, [("user", "I'm all about romantic comedies and dramas."),
-                                       ("assistant", UNRELATED)]))
+    films = ("Dune", "Oppenheimer", "Barbie", "Wonka", "Napoleon")
+    convs = [exchange(f"s{n}", 3 * n,
+                      f"I watched {film} at the cinema with my coworkers from the office.",
+                      UNRELATED) for n, film in enumerate(films)]
+    convs.append(exchange("taste", 20, "I'm all about romantic comedies and dramas.", UNRELATED))
     mem = ingested(tmp_path, convs)
     question = "Can you recommend a film for me to watch at the cinema this Friday?"
     taste = [f for f in mem.facts() if "romantic comedies" in f.content]

@@ -4,10 +4,8 @@ word with it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from chat_sessions import START, ingested, session
+from chat_sessions import START, exchange, ingested
 
 from nemori_cli.memory import Memory
 from nemori_cli.models import Fact
@@ -88,51 +86,42 @@ CODE_HELP = (
 )
 
 
-def store(tmp_path: Path) -> Memory:
-    """A user who asks about code and food most days, told their jobs twice and their homes
-    three times (the last a year later), their age and hometown once."""
-    convs = [session(f"code{n}", n * 2, [("user", f"how do i do a rolling average in pandas {n}"),
-                                         ("assistant", CODE_HELP)]) for n in range(8)]
-    convs += [session(f"food{n}", n * 2 + 1, [("user", f"quick dinner idea with lentils {n}?"),
-                                              ("assistant", "A lentil dal with rice.")])
-              for n in range(6)]
-    convs.append(session("teacher", 3, [
-        ("user", "I work as a chemistry teacher at a high school in Leeds."),
-        ("assistant", "That sounds like a rewarding job. How can I help?"),
-    ]))
-    convs.append(session("analyst", 20, [
-        ("user", "I started a new job as a data analyst at a logistics firm this week."),
-        ("assistant", "Congratulations on the new role! What are you working on?"),
-    ]))
-    convs.append(session("leeds", 2, [
-        ("user", "We live in Leeds and love the markets."),
-        ("assistant", "Leeds has great markets. Kirkgate is a classic."),
-    ]))
-    convs.append(session("age", 5, [
-        ("user", "I'm 34 and just started running, any tips?"),
-        ("assistant", "Start slow: three easy runs a week."),
-    ]))
-    convs.append(session("porto", 6, [
-        ("user", "I grew up in Porto so I miss the sea."),
-        ("assistant", "The sea is easy to miss. Is there a lake nearby?"),
-    ]))
-    convs.append(session("lisbon", 400, [
-        ("user", "We moved to Lisbon and the light here is amazing."),
-        ("assistant", "Lisbon is beautiful. Enjoy the miradouros!"),
-    ]))
-    convs.append(session("york", 25, [
-        ("user", "We moved to York last weekend and I'm still unpacking boxes."),
-        ("assistant", "Good luck with the unpacking! York is lovely in autumn."),
-    ]))
-    return ingested(tmp_path, convs)
+# (conversation, day, what the user said, the reply): jobs told twice, homes three times (the
+# last a year later), an age and a hometown once
+TOLD = [
+    ("teacher", 3, "I work as a chemistry teacher at a high school in Leeds.",
+     "That sounds like a rewarding job. How can I help?"),
+    ("analyst", 20, "I started a new job as a data analyst at a logistics firm this week.",
+     "Congratulations on the new role! What are you working on?"),
+    ("leeds", 2, "We live in Leeds and love the markets.",
+     "Leeds has great markets. Kirkgate is a classic."),
+    ("york", 25, "We moved to York last weekend and I'm still unpacking boxes.",
+     "Good luck with the unpacking! York is lovely in autumn."),
+    ("lisbon", 400, "We moved to Lisbon and the light here is amazing.",
+     "Lisbon is beautiful. Enjoy the miradouros!"),
+    ("age", 5, "I'm 34 and just started running, any tips?", "Start slow: three easy runs a week."),
+    ("porto", 6, "I grew up in Porto so I miss the sea.",
+     "The sea is easy to miss. Is there a lake nearby?"),
+]
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    """A user who asks about code and food most days and tells who they are now and then
+    (TOLD); the tests only search it."""
+    convs = [exchange(f"code{n}", n * 2, f"how do i do a rolling average in pandas {n}",
+                      CODE_HELP) for n in range(8)]
+    convs += [exchange(f"food{n}", n * 2 + 1, f"quick dinner idea with lentils {n}?",
+                       "A lentil dal with rice.") for n in range(6)]
+    convs += [exchange(*told) for told in TOLD]
+    return ingested(tmp_path_factory.mktemp("attributes"), convs)
 
 
 def conversations(mem: Memory, question: str, n: int) -> list[str]:
     return [h.message_ids[0].split(":")[0] for h in mem.search(question, k=10)][:n]
 
 
-def test_the_newest_value_answers_first(tmp_path: Path) -> None:
-    mem = store(tmp_path)
+def test_the_newest_value_answers_first(mem: Memory) -> None:
     for question in ("What do I do for a living?", "What's my job?", "Where do I work?"):
         first = mem.search(question, k=5)[0]
         assert first.kind == "fact" and "data analyst" in first.content, question
@@ -142,8 +131,7 @@ def test_the_newest_value_answers_first(tmp_path: Path) -> None:
     assert conversations(mem, "Where am I from?", 1) == ["porto"]
 
 
-def test_an_earlier_value_answers_a_question_for_it(tmp_path: Path) -> None:
-    mem = store(tmp_path)
+def test_an_earlier_value_answers_a_question_for_it(mem: Memory) -> None:
     assert conversations(mem, "What was my previous job?", 1) == ["teacher"]
     assert conversations(mem, "Where did I live before?", 1) == ["york"]
     assert conversations(mem, "Where did I live in 2024?", 1) == ["york"]

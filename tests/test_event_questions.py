@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chat_sessions import ingested, session
+from chat_sessions import exchange, ingested
 
 from nemori_cli.memory import Memory
 from nemori_cli.search import hybrid
@@ -53,22 +53,17 @@ def test_the_two_events_of_a_question(question: str, parts: list[str]) -> None:
 
 def store(tmp_path: Path) -> Memory:
     """Pottery and running talk in most sessions, the workshop in one, the race in another."""
-    convs = [session(f"tips{n}", n * 3, [("user", f"How do I stop my pottery cracking, try {n}?"),
-                                         ("assistant", POTTERY_TIPS)]) for n in range(7)]
-    convs += [session(f"plan{n}", n * 3 + 1, [("user", f"What's a good 10k training plan, {n}?"),
-                                              ("assistant", RUNNING_TIPS)]) for n in range(5)]
-    convs.append(session("workshop", 4, [
-        ("user", "I went to a pottery workshop on Saturday and made my first bowl."),
-        ("assistant", "That sounds lovely. What glaze did you pick for the bowl?"),
-    ]))
-    convs.append(session("race", 30, [
-        ("user", "Did my first 10k today, finished in 58 minutes!"),
-        ("assistant", "Congratulations on the race! How are your legs feeling?"),
-    ]))
-    convs.append(session("bike", 12, [
-        ("user", "My bike chain keeps slipping on hills."),
-        ("assistant", "Check the chain stretch and the rear derailleur's indexing first."),
-    ]))
+    convs = [exchange(f"tips{n}", n * 3, f"How do I stop my pottery cracking, try {n}?",
+                      POTTERY_TIPS) for n in range(7)]
+    convs += [exchange(f"plan{n}", n * 3 + 1, f"What's a good 10k training plan, {n}?",
+                       RUNNING_TIPS) for n in range(5)]
+    convs.append(exchange("workshop", 4,
+                          "I went to a pottery workshop on Saturday and made my first bowl.",
+                          "That sounds lovely. What glaze did you pick for the bowl?"))
+    convs.append(exchange("race", 30, "Did my first 10k today, finished in 58 minutes!",
+                          "Congratulations on the race! How are your legs feeling?"))
+    convs.append(exchange("bike", 12, "My bike chain keeps slipping on hills.",
+                          "Check the chain stretch and the rear derailleur's indexing first."))
     return ingested(tmp_path, convs)
 
 
