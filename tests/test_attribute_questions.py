@@ -10,7 +10,7 @@ from chat_sessions import START, exchange, ingested
 from nemori_cli.memory import Memory
 from nemori_cli.models import Fact
 from nemori_cli.pipeline.facts import attribute
-from nemori_cli.search.attributes import LOOKED_UP
+from nemori_cli.search.attributes import LOOKED_UP, value_facts
 from nemori_cli.search.questions import AttributeQuestion, asked_attribute
 
 JOB = ("occupation", "employer")
@@ -71,13 +71,30 @@ def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestio
         ("The user is from Monday to Friday at the office.", None),
         ("The user's sister is 34.", None),
         ("The user works as a team with their sister.", None),
+        # a second clause of the user's own tells a value too; another person's does not
+        ("The user is from Texas but lives in Oregon.", ("residence", "oregon")),
+        ("The user grew up in Ohio and now lives in Denver.", ("residence", "denver")),
+        ("The user is a nurse and works at Leeds General.", ("employer", "leeds general")),
+        ("The user's friend is from Texas and lives in Oregon.", None),
+        ("The user thinks Tom is from Texas and lives in Oregon.", None),
+        ("The user is friends with Tom, who lives in Paris.", None),
+        ("The user has a sister and she lives in Rome.", None),
     ],
 )
 def test_what_value_a_fact_tells(content: str, value: tuple[str, str] | None) -> None:
-    fact = Fact(id="f", user_id="u", content=content, category="user_profile",
+    assert (attribute(told(content)) or attribute(told(content), LOOKED_UP)) == value
+
+
+def told(content: str) -> Fact:
+    return Fact(id="f", user_id="u", content=content, category="user_profile",
                 source_episode_ids=(), source_message_ids=(), confidence=1.0,
                 created_at=START, valid_from=START, extractor="offline")
-    assert (attribute(fact) or attribute(fact, LOOKED_UP)) == value
+
+
+def test_a_fact_that_tells_a_hometown_and_a_home_answers_both() -> None:
+    fact = told("The user is from Texas but lives in Oregon.")
+    assert value_facts(AttributeQuestion(("hometown",), None, False), [fact]) == [fact]
+    assert value_facts(AttributeQuestion(HOME, None, False), [fact]) == [fact]
 
 
 CODE_HELP = (

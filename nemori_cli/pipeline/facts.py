@@ -270,14 +270,21 @@ _NOT_YET = re.compile(
 
 
 Patterns = Mapping[str, Sequence[re.Pattern[str]]]
+# "The user is from Texas but lives in Oregon": a first clause of the subject's own, after
+# which the value is the same subject's (not "the user's sister ..." or "... Tom, who ...")
+_SAID_BEFORE = (
+    r" (?:is|was|grew up|comes|works|worked|lives|lived|moved|started|joined|turned|became)\b"
+    r"(?:(?!\b(?:that|who|whose|which|where|says?|said|thinks?|told|tells?)\b)[^.;:!?])*?"
+    r",? (?:and|but)"
+)
 
 
 def attribute(fact: Fact, table: Patterns | None = None) -> tuple[str, str] | None:
     """The single-valued attribute (residence, employer, occupation, diet, or one of another
     table's) a fact sets now, with its value."""
     subject = re.compile(
-        rf"\b{re.escape(fact.subject or 'the user')}(?: (?:now|still|also|currently|recently"
-        r"|just|finally|has|had|is|been))*\s*$",
+        rf"\b{re.escape(fact.subject or 'the user')}(?:{_SAID_BEFORE})?(?: (?:now|still|also"
+        r"|currently|recently|just|finally|has|had|is|been))*\s*$",
         re.IGNORECASE,
     )
     for name, patterns in (ATTRIBUTES if table is None else table).items():
