@@ -158,6 +158,17 @@ def test_chatgpt_export_directory_skips_companion_files() -> None:
     assert "conversations.json" in names and "chat.html" not in names
 
 
+def test_chatgpt_export_directory_skips_the_newer_account_files(tmp_path: Path) -> None:
+    # Files beside conversations.json in 2025-26 exports; none holds a chat.
+    folder = tmp_path / "chatgpt-export"
+    folder.mkdir()
+    (folder / "conversations.json").write_text((CHATGPT / "conversations.json").read_text())
+    for name in ("user_settings.json", "ads.json", "conversation_asset_file_names.json",
+                 "library_files.json"):
+        (folder / name).write_text('{"x": []}')
+    assert [Path(p).name for p in expand_paths([str(folder)])] == ["conversations.json"]
+
+
 def test_chatgpt_grown_export_keeps_ids_of_what_was_there(tmp_path: Path, chatgpt) -> None:
     record = json.loads((CHATGPT / "single_conversation.json").read_text())
     record["mapping"]["u-3"]["children"] = ["a-4"]
@@ -245,6 +256,33 @@ def test_claude_edited_chat_keeps_the_latest_branch() -> None:
     conv = read(CLAUDE / "conversations_new.json")[1]["7d2e4f60-2222-4a3b-8c9d-1e2f3a4b5c02"]
     assert [m.id[-2:] for m in conv.messages] == ["01", "02", "05", "06"]
     assert conv.messages[-1].content == "Wednesday 5 March it is."
+
+
+def test_claude_conversation_saved_from_the_web_app_follows_its_current_leaf(
+    tmp_path: Path,
+) -> None:
+    # Browser exporters save claude.ai's own conversation JSON, which names the branch on
+    # screen (`current_leaf_message_uuid`); here the person went back to the first version.
+    record = json.loads((CLAUDE / "conversations_new.json").read_text())[1]
+    record["current_leaf_message_uuid"] = record["chat_messages"][3]["uuid"]
+    path = tmp_path / "conversation.json"
+    path.write_text(json.dumps(record))
+    conv = read(path)[1][record["uuid"]]
+    assert [m.id[-2:] for m in conv.messages] == ["01", "02", "03", "04"]
+    record["current_leaf_message_uuid"] = "not-a-message"  # unknown: the latest branch
+    path.write_text(json.dumps(record))
+    assert [m.id[-2:] for m in read(path)[1][record["uuid"]].messages] == ["01", "02", "05", "06"]
+
+
+def test_claude_attachments_that_are_not_a_list_are_passed_over(tmp_path: Path) -> None:
+    records = json.loads((CLAUDE / "conversations_new.json").read_text())
+    records[0]["chat_messages"][0]["attachments"] = 3
+    records[0]["chat_messages"][2]["attachments"] = {"file_name": "lease.txt"}
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(records))
+    conv = read(path)[1][records[0]["uuid"]]
+    assert texts(conv)[0] == "I'm moving to Lyon in March with my partner."
+    assert texts(conv)[2] == "Thanks! My lease notes are attached."
 
 
 def test_claude_zip_export(tmp_path: Path) -> None:

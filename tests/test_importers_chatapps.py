@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nemori_cli.importers import open_source
+from nemori_cli.importers import expand_paths, open_source
 from nemori_cli.models import Conversation
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
@@ -58,6 +58,30 @@ def test_grok_follows_parent_links_to_the_newest_branch_with_mongo_times() -> No
     assert conv.messages[-1].content == "Build up to 32 km, three weeks before race day."
     assert conv.messages[0].timestamp == datetime(2025, 3, 11, 18, 0, 0, 100000, UTC)
     assert conv.created_at == datetime(2025, 3, 11, 18, 0, tzinfo=UTC)
+
+
+def test_grok_sender_written_as_a_model_name_is_the_assistant(tmp_path: Path) -> None:
+    # Real exports write the model ("grok-3") as the sender of some answers.
+    export = json.loads(GROK.read_text())
+    item = export["conversations"][0]
+    item["responses"][1]["response"]["sender"] = "grok-3"
+    item["responses"][3]["response"]["sender"] = "grok-4-auto"
+    conv = read(write(tmp_path / "prod-grok-backend.json", export))[1][
+        "c0a1e7d2-3f4b-4c5d-8e9f-0a1b2c3d4e01"
+    ]
+    assert [(m.id, m.role) for m in conv.messages] == [
+        ("r-101", "user"), ("r-102", "assistant"), ("r-103", "user"), ("r-104", "assistant"),
+    ]
+
+
+def test_unzipped_grok_export_folder_passes_over_account_files(tmp_path: Path) -> None:
+    folder = tmp_path / "ttl" / "30d" / "export_data" / "0b5d"
+    (folder / "prod-mc-asset-server" / "a1").mkdir(parents=True)
+    (folder / "prod-grok-backend.json").write_text(GROK.read_text())
+    write(folder / "prod-mc-auth-mgmt-api.json", {"user": {"givenName": "A"}, "sessions": []})
+    write(folder / "prod-mc-billing.json", {"credits": {"balance": 0}})
+    (folder / "prod-mc-asset-server" / "a1" / "content").write_text("print('hi')\n")
+    assert [Path(p).name for p in expand_paths([str(tmp_path)])] == ["prod-grok-backend.json"]
 
 
 # --- DeepSeek ------------------------------------------------------------------------------------

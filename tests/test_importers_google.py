@@ -132,6 +132,43 @@ def test_takeout_zip_reads_the_gemini_folder_once(tmp_path: Path, gemini_json) -
     assert fmt == "gemini" and list(convs) == list(gemini_json[1]) and skipped == []
 
 
+WORKSPACE = GEMINI / "Gemini in Workspace" / "Conversation History" / "conversation_1775576272.txt"
+OFFSITE = "gemini-workspace-2026-04-07T15:37:52.177503Z"
+
+
+def test_gemini_in_workspace_conversation_file_is_read(tmp_path: Path) -> None:
+    # Takeout's "Gemini in Workspace" (the Docs and Gmail side panel): JSON in a .txt file.
+    fmt, convs, _ = read(WORKSPACE)
+    conv = convs[OFFSITE]
+    assert fmt == "gemini" and conv.title == "Summarise the offsite notes"
+    assert [(m.id, m.role) for m in conv.messages] == [
+        (f"{OFFSITE}:0", "user"), (f"{OFFSITE}:1", "assistant"),
+        (f"{OFFSITE}:2", "user"), (f"{OFFSITE}:3", "assistant"),
+    ]
+    assert texts(conv)[1] == (
+        "Here is a summary of the document:\n- Budget approved\n- Hiring two engineers\n"
+        "- Launch in June"
+    )
+    assert conv.messages[3].timestamp == utc(2026, 4, 7, 15, 41, 3, 20000)
+
+
+def test_takeout_zip_and_folder_read_gemini_in_workspace_beside_activity(
+    tmp_path: Path, gemini_json
+) -> None:
+    member = "Takeout/Gemini in Workspace/Conversation History/conversation_1775576272.txt"
+    archive = tmp_path / "takeout.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(GEMINI / "MyActivity.json", "Takeout/My Activity/Gemini Apps/MyActivity.json")
+        zf.write(WORKSPACE, member)
+    fmt, convs, _ = read(archive)
+    assert fmt == "gemini" and list(convs) == [OFFSITE, *gemini_json[1]]
+    folder = tmp_path / "Takeout"
+    (folder / "Gemini in Workspace" / "Conversation History").mkdir(parents=True)
+    shutil.copy(WORKSPACE, folder / member.removeprefix("Takeout/"))
+    [path] = expand_paths([str(folder)])
+    assert read(path)[0] == "gemini"
+
+
 def test_a_folder_walk_finds_activity_pages_and_bare_ai_studio_files(tmp_path: Path) -> None:
     shutil.copy(GEMINI / "MyActivity.html", tmp_path / "MyActivity.html")
     shutil.copy(AI_STUDIO, tmp_path / "Sourdough coach")

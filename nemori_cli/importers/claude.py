@@ -14,6 +14,7 @@ from nemori_cli.importers.base import (
     fill_times,
     first_str,
     in_time_order,
+    items,
     normalize_role,
 )
 from nemori_cli.importers.payload import JsonDoc, object_records
@@ -52,7 +53,8 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             messages = record.get("chat_messages")
             if not isinstance(messages, list):
                 raise Broken("no chat_messages list")
-            turns = [_turn(m) for m in _shown(list(dicts(messages)))]
+            leaf = record.get("current_leaf_message_uuid")  # claude.ai's own JSON has it
+            turns = [_turn(m) for m in _shown(list(dicts(messages)), leaf)]
         except Broken as exc:
             sink.skip(conv_id, str(exc))
             continue
@@ -71,14 +73,16 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             yield conv
 
 
-def _shown(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Keep one branch where edits or retries forked the chat: the one ending last."""
+def _shown(messages: list[dict[str, Any]], current: Any = None) -> list[dict[str, Any]]:
+    """Keep one branch where edits or retries forked the chat: the one on screen when the
+    conversation names it (`current_leaf_message_uuid`), else the one ending last."""
     parents = [m.get("parent_message_uuid") for m in messages]
     linked = [p for p in parents if isinstance(p, str)]
     if len(linked) == len(set(linked)):  # nobody has two children: one straight line
         return in_time_order(messages, lambda m: try_time(m.get("created_at")))
     by_id = {m["uuid"]: m for m in messages if isinstance(m.get("uuid"), str)}
-    leaf = next((k for k in reversed(by_id) if k not in set(linked)), None)
+    leaf = current if isinstance(current, str) and current in by_id else None
+    leaf = leaf or next((k for k in reversed(by_id) if k not in set(linked)), None)
     return list(branch(by_id, leaf, lambda m: m.get("parent_message_uuid")))
 
 
@@ -90,7 +94,7 @@ def _turn(message: dict[str, Any]) -> Turn:
     text = _blocks_text(message.get("content"))
     if not text.strip() and isinstance(message.get("text"), str):
         text = clean(_PLACEHOLDER.sub("", message["text"]))
-    for attachment in dicts(message.get("attachments") or []):
+    for attachment in dicts(items(message.get("attachments"))):
         extracted = attachment.get("extracted_content")
         if isinstance(extracted, str) and extracted.strip():
             label = first_str(attachment, "file_name") or "file"

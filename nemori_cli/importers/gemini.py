@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from nemori_cli.importers import gemini_workspace
 from nemori_cli.importers.base import Sink, Turn, dicts, first_str, items
 from nemori_cli.importers.htmltext import html_to_text
 from nemori_cli.importers.payload import JsonDoc, object_records
@@ -39,14 +40,17 @@ class Activity:
 
 
 def matches(doc: JsonDoc) -> bool:
-    """Recognise Takeout activity records: {header, title, time}."""
-    return doc.kind != "lines" and any(
+    """Recognise Takeout activity records ({header, title, time}) or a Gemini in Workspace
+    conversation file."""
+    return gemini_workspace.matches(doc) or doc.kind != "lines" and any(
         isinstance(r, dict) and {"header", "title", "time"} <= r.keys() for r in doc.head
     )
 
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     """Yield the Gemini prompts and replies as conversations; other products are passed over."""
+    if gemini_workspace.matches(doc):
+        return gemini_workspace.read(doc, sink)
     return conversations((_activity(r) for r in object_records(doc, sink, "activity")), sink)
 
 

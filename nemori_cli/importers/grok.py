@@ -88,9 +88,13 @@ def _time(response: dict[str, Any]) -> float | None:
 
 
 def _turn(response: dict[str, Any]) -> Turn:
-    """Read one response; its thinking trace, search results and attachments are not chat."""
+    """Read one response; its thinking trace, search results and attachments are not chat.
+
+    Only the person is `human`: answers are `assistant`, `ASSISTANT` or a model's name
+    (`grok-3`).
+    """
     sender = response.get("sender")
-    role = normalize_role(sender) or (sender.strip().lower() if isinstance(sender, str) else "")
+    role = normalize_role(sender) or ("assistant" if isinstance(sender, str) and sender else "")
     text = response.get("message")
     return Turn(
         role or "user",

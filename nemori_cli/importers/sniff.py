@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 _ACTIVITY = re.compile(r"^my ?activity\.(?:json|html?)$", re.IGNORECASE)
 _GEMINI_FOLDER = re.compile(r"gemini|bard", re.IGNORECASE)
+_WORKSPACE_FILE = re.compile(r"^conversation_\w+\.txt$", re.IGNORECASE)
 _AI_STUDIO_FOLDER = re.compile(r"ai ?studio", re.IGNORECASE)
 _TAKEOUT_PAGE = b'class="outer-cell'
 _AI_STUDIO_KEYS = (b'"chunkedPrompt"', b'"runSettings"')
@@ -28,7 +29,13 @@ def activity_members(names: Sequence[str]) -> list[str]:
     return [
         n for n in chosen
         if n.lower().endswith(".json") or posixpath.dirname(n) not in folders_with_json
-    ]
+    ] + [n for n in names if _is_workspace(n)]
+
+
+def _is_workspace(name: str) -> bool:
+    """Gemini in Workspace keeps `Conversation History/conversation_<n>.txt` (JSON inside)."""
+    folder, base = posixpath.split(name)
+    return bool(_WORKSPACE_FILE.match(base)) and bool(_GEMINI_FOLDER.search(folder))
 
 
 def _is_activity(name: str) -> bool:

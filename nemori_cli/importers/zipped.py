@@ -19,11 +19,14 @@ from nemori_cli.models import Conversation
 # The chat files of exports (ChatGPT, Claude, DeepSeek; Grok's prod-grok-backend.json).
 _CONVERSATIONS = re.compile(r"^(?:conversations.*|prod-grok-backend)\.json$", re.IGNORECASE)
 _READABLE = (".json", ".jsonl", ".md", ".markdown", ".txt", *SQLITE_EXTENSIONS)
-# Files that exports put beside the conversations and that hold none.
+# Files that exports put beside the conversations and that hold none (ChatGPT's account,
+# settings and file lists; Claude's; Grok's account and billing).
 COMPANIONS = frozenset({
     "user.json", "users.json", "projects.json", "memories.json", "message_feedback.json",
     "shared_conversations.json", "model_comparisons.json", "group_chats.json",
-    "export_manifest.json",
+    "export_manifest.json", "user_settings.json", "ads.json",
+    "conversation_asset_file_names.json", "library_files.json",
+    "prod-mc-auth-mgmt-api.json", "prod-mc-billing.json",
 })
 
 
