@@ -5,7 +5,8 @@ cost of a cold `nemori search` after the vectors. A saved bm25s index is plain n
 weight of every (token, document) pair in a CSC matrix, and the vocabulary as JSON. A query's
 scores are the sum of its tokens' columns, which is what `BM25.get_scores_from_ids` computes;
 the query is tokenized as `bm25s.tokenize` does (lowercase, `\\b\\w\\w+\\b`, English stopwords,
-the Snowball stemmer). Writing an index still goes through bm25s (store/lexical.py).
+the Snowball stemmer, of each word's American spelling: store/spelling.py). Writing an index
+still goes through bm25s (store/lexical.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
+
+from nemori_cli.store.spelling import american
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,20 +36,35 @@ def stopwords() -> frozenset[str]:
     return frozenset(STOPWORDS_FILE.read_text("utf-8").split())
 
 
+class SpelledStemmer:
+    """The Snowball English stemmer, of each word's American spelling (store/spelling.py)."""
+
+    def __init__(self, inner: Any, spelling: bool) -> None:
+        self.inner = inner
+        self.spelling = spelling
+
+    def stemWord(self, word: str) -> str:  # noqa: N802 (PyStemmer's name, which bm25s calls)
+        return str(self.inner.stemWord(american(word) if self.spelling else word))
+
+    def stemWords(self, words: Sequence[str]) -> list[str]:  # noqa: N802
+        return list(self.inner.stemWords([american(w) for w in words] if self.spelling else words))
+
+
 @functools.cache
-def stemmer() -> Any:
+def stemmer(spelling: bool = True) -> SpelledStemmer:
+    """The stemmer of indexes and queries; spelling=False for an index built without it."""
     import Stemmer
 
-    return Stemmer.Stemmer("english")
+    return SpelledStemmer(Stemmer.Stemmer("english"), spelling)
 
 
-def query_tokens(text: str) -> list[str]:
+def query_tokens(text: str, spelling: bool = True) -> list[str]:
     """The query's tokens as `bm25s.tokenize(..., stopwords="en", stemmer=...)` makes them."""
     stop = stopwords()
     words = list(dict.fromkeys(w for w in TOKEN.findall(text.lower()) if w not in stop))
     if not words:
         return []
-    stems = dict(zip(words, stemmer().stemWords(words), strict=True))
+    stems = dict(zip(words, stemmer(spelling).stemWords(words), strict=True))
     return [stems[w] for w in TOKEN.findall(text.lower()) if w not in stop]
 
 

@@ -14,9 +14,13 @@ import orjson
 from nemori_cli.errors import BrokenIndex, StoreError
 from nemori_cli.store.bm25_query import SavedBM25, query_tokens, stemmer
 from nemori_cli.store.files import DIR_MODE, FILE_MODE, ensure_private_dir
+from nemori_cli.store.spelling import VERSION as SPELLING
 
 DOC_IDS_FILE = "doc_ids.json"
 DELETED_FILE = "deleted.json"  # ids masked out since the last rebuild
+# written by a build whose words were mapped to American spelling (store/spelling.py); an
+# index without it, built by an older nemori, is queried without the mapping until rebuilt
+SPELLING_FILE = "spelling.json"
 MAX_DELETED_SHARE = 0.1  # past this share of masked documents, deleting rebuilds instead
 MAX_QUERY_CHARS = 20_000  # longer queries add nothing but tokenizing time
 
@@ -47,6 +51,7 @@ class LexicalIndex:
         self._deleted: set[str] = set()
         self._mask: Any = None  # np.ndarray of the positions of deleted documents
         self._stamp: tuple[int, ...] | None = None  # identity of the loaded build
+        self._spelling = True  # whether the loaded build mapped its words' spelling
 
     @property
     def _old(self) -> Path:
@@ -73,6 +78,7 @@ class LexicalIndex:
             tmp.mkdir(mode=DIR_MODE)
             retriever.save(str(tmp), show_progress=False)
             (tmp / DOC_IDS_FILE).write_bytes(orjson.dumps(list(doc_ids)))
+            (tmp / SPELLING_FILE).write_bytes(orjson.dumps({"version": SPELLING}))
             for entry in tmp.iterdir():
                 os.chmod(entry, FILE_MODE)
             self._swap_in(tmp)
@@ -165,6 +171,7 @@ class LexicalIndex:
             try:
                 stamp = self._current_stamp()
                 doc_ids = orjson.loads((folder / DOC_IDS_FILE).read_bytes())
+                spelling = (folder / SPELLING_FILE).exists()
                 deleted_file = folder / DELETED_FILE
                 deleted = (
                     set(orjson.loads(deleted_file.read_bytes()))
@@ -195,6 +202,7 @@ class LexicalIndex:
                         f"{folder}: {why}: run `nemori doctor --repair`", why
                     ) from None
         self._retriever, self._doc_ids, self._stamp = retriever, list(doc_ids), stamp
+        self._spelling = spelling
         self._set_deleted(deleted)
         return True
 
@@ -214,7 +222,7 @@ class LexicalIndex:
 
         if k <= 0 or not text or not self._load():
             return []
-        tokens = query_tokens(text[:MAX_QUERY_CHARS])
+        tokens = query_tokens(text[:MAX_QUERY_CHARS], self._spelling)
         try:
             token_ids = list(dict.fromkeys(self._retriever.get_tokens_ids(tokens)))
             if not token_ids:
