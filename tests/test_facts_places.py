@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 from test_facts_casual import facts_of
+from test_facts_offline import episode_of
 
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import episode_facts
 from nemori_cli.pipeline.places import with_places
 
 
@@ -39,6 +42,10 @@ def test_there_is_the_place_named_before(text: str, fact: str) -> None:
         (["I'm heading to Berlin.", "I'll be there for a week."], "I'll be in Berlin for a week."),
         (["I moved to Austin.", "I've been there ever since."], "I've been in Austin ever since."),
         (["I'm in the UK for work.", "It's so rainy there."], "It's so rainy in the UK."),
+        (["I visited Italy.", "I always dreamed of visiting there."],
+         "I always dreamed of visiting Italy."),
+        (["I want to visit Porto.", "I could stop by there in June."],
+         "I could stop by Porto in June."),
     ],
 )
 def test_there_of_a_place_says_where(sentences: list[str], placed: str) -> None:
@@ -69,3 +76,26 @@ def test_there_of_a_place_says_where(sentences: list[str], placed: str) -> None:
 )
 def test_there_of_no_one_place_stays(sentences: list[str]) -> None:
     assert with_places(sentences)[1:] == sentences[1:]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "fact"),
+    [
+        ("Have you ever been to Kyoto?", "Yes! I spent two weeks there last spring.",
+         "The user spent two weeks in Kyoto"),
+        ("How was your trip to Lisbon?", "Amazing, the food there was the best I've had.",
+         "The food in Lisbon was the best the user has had"),
+        ("I went to Rome last year.", "I've never been there but I want to go.",
+         "The user has never been to Rome"),
+        # the message names a place of its own, or the one before names two: as said
+        ("Have you been to Kyoto?", "I went to Osaka and stayed there for a week.",
+         "The user went to Osaka and stayed there for a week"),
+        ("You could try Porto or Lisbon.", "I loved my week there in 2019.",
+         "The user loved their week there"),
+    ],
+)
+def test_there_is_the_place_the_message_before_named(asked: str, said: str, fact: str) -> None:
+    episode = episode_of(Message(id="a", role="assistant", content=asked),
+                         Message(id="b", role="user", content=said))
+    facts = [f.content for f in episode_facts(episode)]
+    assert any(f.startswith(fact) for f in facts), facts

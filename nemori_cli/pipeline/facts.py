@@ -16,7 +16,7 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.kin import with_kin
-from nemori_cli.pipeline.places import with_places
+from nemori_cli.pipeline.places import places_named, with_places
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -91,14 +91,16 @@ def qualifies(sentence: str) -> bool:
 
 
 def statements(
-    message: Message, names: frozenset[str] = frozenset(), to_assistant: bool = False
+    message: Message, names: frozenset[str] = frozenset(), to_assistant: bool = False,
+    before: Sequence[str] = (),
 ) -> list[Statement]:
-    """The facts one human message states about its speaker (none for other roles)."""
+    """The facts one human message states about its speaker (none for other roles); `before`:
+    the places the message before it names ("Have you been to Kyoto?")."""
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
     sentences = attach_dangling(
-        with_places(with_kin(split_sentences(with_apostrophes(message.content))))
+        with_places(with_kin(sentences_of(message.content)), before)
     )
     for raw, wish in clauses_of(sentences, to_assistant):
         sentence = strip_interjections(raw, names)
@@ -138,6 +140,11 @@ def normalise(content: str) -> str:
     return " ".join(re.sub(r"[^\w\s']", " ", content.lower()).split())
 
 
+def sentences_of(text: str) -> list[str]:
+    """A message's sentences, its apostrophes made plain."""
+    return split_sentences(with_apostrophes(text))
+
+
 def fact_id(user_id: str, content: str) -> str:
     """Deterministic fact id: the same statement of the same user gets the same id."""
     return stable_id("fact", user_id, normalise(content))
@@ -151,8 +158,9 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
     now = utcnow()
     to_assistant = not all(is_human(m) for m in episode.messages)
     facts: dict[str, Fact] = {}
-    for message in episode.messages:
-        for st in statements(message, names, to_assistant):
+    for i, message in enumerate(episode.messages):
+        before = places_named(sentences_of(episode.messages[i - 1].content)) if i else ()
+        for st in statements(message, names, to_assistant, before):
             fact = Fact(
                 id=fact_id(episode.user_id, with_time(st.content, st.when)),
                 user_id=episode.user_id,

@@ -3,13 +3,15 @@
 "Have you been to Italy? I had a blast there last month." says that the speaker had a blast
 in Italy; read alone, "had a blast there" is about nowhere. A sentence that says "there",
 "this city" or opens on "It's one of my favourite cities" takes the one place the sentences
-before it in the message name ("went to Italy", "I was in Chicago", "It's Seattle"); two
+before it in the message name ("went to Italy", "I was in Chicago", "It's Seattle"), or
+else the message before it ("Have you been to Kyoto?" "I've never been there."); two
 places, or none, leave it as said, and so do "there is", "out there" and "there for me".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from nemori_cli.pipeline.named_dates import MONTHS
 from nemori_cli.pipeline.rewrite import word_set
@@ -51,6 +53,8 @@ _THERE = re.compile(
     r"|\b(?P<stayed>been) there\b(?=\s+(?:for|since|ever since|a while|now)\b)"
     rf"|(?<!\bstill )(?<!\bslowly )\b(?P<motion>{_MOTION}) there\b(?!'|,? done that)"
     r"|(?P<from>\bfrom )there\b(?!')"
+    # "dreamed of visiting there", "stop by there": the place itself, with no "in"
+    r"|\b(?P<bare>(?:visit(?:s|ed|ing)?|explor(?:e|es|ed|ing)|by|near|around) )there\b(?!')"
     r"|(?<!\bout )(?<!\bover )(?<!\bup )(?<!\bin )(?<!\bnot )(?<!n't )(?<!\bwe )(?<!\balmost )"
     r"(?<!\bnearly )(?<!\band )(?<!\bgetting )(?<!^is )(?<!^are )(?<!^was )(?<!^were )"
     r"\bthere\b(?!'|,? done that|\s+(?:is|are|was|were|will|would|has|have|had|must|might|may"
@@ -64,19 +68,27 @@ _IT_OPENING = re.compile(r"^It(?:'s| is| was)\b(?=.*\b(?:city|cities|town|towns|
                          r"|countries|island|islands|place|places|spot|spots)\b)")
 
 
-def with_places(sentences: list[str]) -> list[str]:
-    """Each sentence with its "there" and "this city" said of the one place named before it."""
+def with_places(sentences: list[str], before: Sequence[str] = ()) -> list[str]:
+    """Each sentence with its "there" and "this city" said of the one place named before it:
+    in the message, or else in the message before (`before`: the places that one names)."""
     out: list[str] = []
     places: list[str] = []  # distinct places named so far in the message
     named: list[str] = []  # those the sentence before names
     for sentence in sentences:
-        place = places[0] if len(places) == 1 else None
+        known = places or before
+        own = named_in(sentence)  # "I went to Osaka and stayed there": not the place before
+        place = known[0] if len(known) == 1 and set(own) <= set(known) else None
         if place:
             sentence = placed(sentence, place, opening=place in named)
-        named = named_in(sentence)
+        named = named_in(sentence) if place else own
         places += [p for p in named if p not in places]
         out.append(sentence)
     return out
+
+
+def places_named(sentences: Sequence[str]) -> list[str]:
+    """The distinct places a message's sentences name, in order."""
+    return list(dict.fromkeys(p for sentence in sentences for p in named_in(sentence)))
 
 
 def named_in(sentence: str) -> list[str]:
@@ -104,6 +116,8 @@ def placed(sentence: str, place: str, opening: bool) -> str:
             return f"{m['stayed']} in {place}"
         if m["motion"]:
             return f"{m['motion']} to {place}"
+        if m["bare"]:
+            return f"{m['bare']}{place}"
         return f"from {place}" if m["from"] else f"in {place}"
 
     sentence = _THIS_PLACE.sub(place, _THERE.sub(there, sentence))
