@@ -14,7 +14,7 @@ from nemori_cli.models import Conversation, Message
 from nemori_cli.pipeline.episodes import build_episode
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import to_hit
-from nemori_cli.search.hybrid import weighted_turns
+from nemori_cli.search.lexical_lists import weighted_turns
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 ANSWER = ("Here is a long answer about planning the week, with lists of chores, shopping, "

@@ -11,8 +11,8 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Any
 
-from nemori_cli.errors import BrokenIndex, UsageError
-from nemori_cli.indexing import is_answer_turn, turn_episode
+from nemori_cli.errors import UsageError
+from nemori_cli.indexing import turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit, aware
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
@@ -25,6 +25,7 @@ from nemori_cli.search.attributes import (
 )
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
+from nemori_cli.search.lexical_lists import lexical_episodes, lexical_hits, weighted_turns
 from nemori_cli.search.periods import Period, query_period
 from nemori_cli.search.questions import (
     AttributeQuestion,
@@ -54,11 +55,6 @@ FACT_WEIGHT = 1.2
 # ranker puts on top outranks one both rankers put midway (LoCoMo 0-4 in the replay:
 # answer recall at 1000 words 0.811 -> 0.816, open-domain evidence 0.606 -> 0.642).
 BALANCED_K = 20
-# In the turn list, an assistant's turn counts half a person's: in a chat with an assistant,
-# a user's one statement among long answers that repeat its words leads its episode (the
-# user/assistant haystack, samples 0-4: session recall@5 0.851 -> 0.855, hit@5 0.832 -> 0.842;
-# a chat between people has no assistant turns and is unchanged).
-ANSWER_TURN_WEIGHT = 0.5
 # A question asking for advice ("Can you suggest a film for tonight?") rests on what the user
 # once said of themself, in words the question does not repeat, and long answers that talk
 # round the topic outrank that one statement. So, in a chat with an assistant, episodes are
@@ -161,9 +157,10 @@ def search(
         event_lists.append([admitted("episode", [r for r, _ in ranked]) for ranked in (near, said)])
     for kd in kinds:
         vec = finite(parts, kd, user, nearest[kd])
+        worded = [r for r, _ in lexical[kd]]
         candidates[kd] = [
             admitted(kd, [r for r, _ in vec]),
-            admitted(kd, [r for r, _ in lexical[kd]]),
+            admitted(kd, lexical_episodes(worded, episodes, query) if kd == "episode" else worded),
         ]
         if kd == "episode" and turns:  # episodes by their best single turn (indexing.py)
             rolled = dict.fromkeys(turn_episode(d) for d, _ in weighted_turns(turns))
@@ -302,12 +299,6 @@ def period_order(
     return [rid for rid, _ in vectors.query("episode", qvec, pool, where=where)]
 
 
-def weighted_turns(turns: list[tuple[str, float]]) -> list[tuple[str, float]]:
-    """Turn hits reordered with an assistant's turns' BM25 scores weighted down."""
-    scored = [(d, s * ANSWER_TURN_WEIGHT if is_answer_turn(d) else s) for d, s in turns]
-    return sorted(scored, key=lambda t: -t[1])
-
-
 def nearest_each(
     vectors: VectorIndex,
     qvec: np.ndarray,
@@ -338,22 +329,6 @@ def side_pool() -> ThreadPoolExecutor:
 
 if hasattr(os, "register_at_fork"):  # a forked child has none of its parent's threads
     os.register_at_fork(after_in_child=side_pool.cache_clear)
-
-
-def lexical_hits(
-    parts: Parts, kind: Kind | str, query: str, pool: int, user: str | None
-) -> list[tuple[str, float]]:
-    """BM25 candidates; none (and a note, and a mark for repair) when the index is damaged."""
-    index = parts.turns(user) if kind == "turn" else parts.lexical(kind, user)  # type: ignore[arg-type]
-    try:
-        return index.query(query, pool)
-    except BrokenIndex as exc:
-        parts.found_broken(
-            parts.user_id(user),
-            f"the {kind} BM25 index is damaged ({exc.reason}): searching without it; "
-            "`nemori doctor --repair` (or the next ingest) rebuilds it",
-        )
-        return []
 
 
 def finite(
