@@ -165,10 +165,11 @@ def test_two_event_questions_pair_one_session_questions_of_one_user() -> None:
     assert len(asked) == 7  # two pairs asked three ways, one three
 
 
-def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence() -> None:
+@pytest.mark.parametrize("name", ["DATA", "DATA_B"])
+def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence(name: str) -> None:
     import assistant_chats
 
-    users, questions = assistant_chats.load(assistant_chats.DATA)
+    users, questions = assistant_chats.load(getattr(assistant_chats, name))
     turns = {t.id: (s.id, t.role) for sessions in users.values() for s in sessions
              for t in s.turns}
     assert len(users) == 3 and len(questions) == 60
