@@ -24,6 +24,7 @@ import locomo_round21
 import locomo_round22
 import locomo_round23
 import locomo_round24
+import locomo_round25
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -167,6 +168,8 @@ ROUND3 = [
     *locomo_round23.LINES,
     "",
     *locomo_round24.LINES,
+    "",
+    *locomo_round25.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
