@@ -16,7 +16,7 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.kin import with_kin
-from nemori_cli.pipeline.places import places_named, with_places
+from nemori_cli.pipeline.places import places_named, says_there, with_places
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -159,7 +159,8 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
     to_assistant = not all(is_human(m) for m in episode.messages)
     facts: dict[str, Fact] = {}
     for i, message in enumerate(episode.messages):
-        before = places_named(sentences_of(episode.messages[i - 1].content)) if i else ()
+        said_before = episode.messages[i - 1].content if i and is_human(message) else ""
+        before = places_named(sentences_of(said_before)) if says_there(message.content) else ()
         for st in statements(message, names, to_assistant, before):
             fact = Fact(
                 id=fact_id(episode.user_id, with_time(st.content, st.when)),

@@ -86,6 +86,11 @@ def with_places(sentences: list[str], before: Sequence[str] = ()) -> list[str]:
     return out
 
 
+def says_there(text: str) -> bool:
+    """Whether a text says "there" or "this city" at all (else no place before it matters)."""
+    return bool(re.search(r"\bthere\b", text, re.IGNORECASE) or _THIS_PLACE.search(text))
+
+
 def places_named(sentences: Sequence[str]) -> list[str]:
     """The distinct places a message's sentences name, in order."""
     return list(dict.fromkeys(p for sentence in sentences for p in named_in(sentence)))
