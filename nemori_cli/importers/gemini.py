@@ -16,7 +16,7 @@ from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation, to_iso
 
 NAME = "gemini"
-DESCRIPTION = "Google Takeout, Gemini Apps activity: MyActivity.json or MyActivity.html"
+DESCRIPTION = "Google Takeout: Gemini Apps activity (MyActivity.json or .html), Workspace chats"
 INPUT = "json"
 
 # Takeout has no conversation ids: prompts less than this far apart are one conversation.
