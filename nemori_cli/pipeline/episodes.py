@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Conversation, Episode, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import annotate_dates, fmt_date, replace_dates
-from nemori_cli.pipeline.facts import is_human, statements
+from nemori_cli.pipeline.facts import between_people, is_human, statements
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
@@ -90,7 +90,7 @@ def _title_phrase(message: Message, names: frozenset[str]) -> str | None:
 def _salient_order(messages: Sequence[Message], vectors: np.ndarray | None) -> list[Message]:
     """Human messages, most representative first, preferring ones that state facts."""
     humans = [m for m in messages if is_human(m) and m.content.strip()] or list(messages)
-    if any(not is_human(m) for m in messages):
+    if not between_people(messages):
         return humans  # in a chat with an assistant, the user's opening states the topic
     names = frozenset(p.lower() for m in messages if m.name for p in m.name.split())
     typical: dict[str, float] = {}  # closeness to the episode's centroid

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -76,6 +76,11 @@ class Statement:
 def is_human(message: Message) -> bool:
     """Whether a person (not the assistant, the system or a tool) wrote the message."""
     return message.role.lower() not in NON_HUMAN_ROLES
+
+
+def between_people(messages: Iterable[Message]) -> bool:
+    """Whether every message is a person's: a chat between people, not with an assistant."""
+    return all(map(is_human, messages))
 
 
 def qualifies(sentence: str) -> bool:
@@ -156,7 +161,7 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
         part.lower() for m in episode.messages if m.name for part in m.name.split()
     )
     now = utcnow()
-    to_assistant = not all(is_human(m) for m in episode.messages)
+    to_assistant = not between_people(episode.messages)
     facts: dict[str, Fact] = {}
     for i, message in enumerate(episode.messages):
         said_before = episode.messages[i - 1].content if i and is_human(message) else ""

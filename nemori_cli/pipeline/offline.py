@@ -10,7 +10,7 @@ from nemori_cli.config import Settings
 from nemori_cli.models import Conversation, Episode, Fact, Message
 from nemori_cli.pipeline.base import Extraction, Usage
 from nemori_cli.pipeline.episodes import build_episode
-from nemori_cli.pipeline.facts import episode_facts, is_human, superseded_by
+from nemori_cli.pipeline.facts import between_people, episode_facts, superseded_by
 from nemori_cli.pipeline.segment import (
     LEXICAL_DEPTH_SCALE,
     embed_text,
@@ -60,7 +60,7 @@ class OfflineExtractor:
     def _lexical(self, messages: Sequence[Message]) -> bool:
         if self.topic_signal != "auto":
             return self.topic_signal == "lexical"
-        return all(is_human(m) for m in messages)
+        return between_people(messages)
 
     def segment(self, conversation: Conversation) -> list[tuple[Message, ...]]:
         """Split a conversation into contiguous episodes covering every message once."""

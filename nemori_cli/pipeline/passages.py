@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nemori_cli.models import Message
-from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.facts import between_people, is_human
 from nemori_cli.pipeline.segment import EMBED_CHARS
 
 PASSAGE_CHARS = 900  # fits the local embedder's 256 tokens with room to spare
@@ -59,7 +59,7 @@ def user_turn_ids(record_id: str, spoken: Sequence[Message]) -> dict[int, str]:
     """Spoken-message index -> the vector document of each user turn, in a chat with an
     assistant: a user's statement among long answers is matched alone, not as a quarter of
     its window. A chat between people (every turn a person's) has none."""
-    if all(is_human(m) for m in spoken):
+    if between_people(spoken):
         return {}
     return {i: f"{record_id}#u{i}" for i, m in enumerate(spoken) if is_human(m)}
 

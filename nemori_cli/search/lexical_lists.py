@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from nemori_cli.errors import BrokenIndex
 from nemori_cli.indexing import is_answer_turn
 from nemori_cli.models import Episode, Kind
-from nemori_cli.pipeline.facts import is_human
+from nemori_cli.pipeline.facts import between_people
 from nemori_cli.search.questions import recalls_answer
 
 if TYPE_CHECKING:
@@ -56,4 +56,4 @@ def lexical_episodes(
     """
     if recalls_answer(query):
         return list(found)
-    return [rid for rid in found if rid in episodes and all(map(is_human, episodes[rid].messages))]
+    return [rid for rid in found if rid in episodes and between_people(episodes[rid].messages)]
