@@ -201,3 +201,22 @@ def test_a_process_forked_after_a_search_can_search_too(tmp_path: Path, data_dir
         os._exit(0 if mem.search("sister in Lyon", k=3) else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_process_that_ingested_searches_a_long_chat_cut_in_two_hits(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    # after it writes, a process reads vectors from Chroma itself, which refuses a request
+    # naming a document twice: two hits cut from one long episode name its windows twice
+    pets = "I adopted a cat called Tofu and a dog called Bolo last spring."
+    messages = [
+        (f"m{i}", "user" if i % 2 == 0 else "assistant",
+         pets if i in (2, 20) else f"Tomato seedlings, note {i}: water the soil less.")
+        for i in range(24)
+    ]
+    mem = Memory.open(data_dir=data_dir)
+    mem.ingest([str(write_chat(tmp_path / "long.json", messages))])
+    hits = mem.search("what pets did I adopt, a cat or a dog?", k=10)
+    spans = [h for h in hits if h.kind == "episode"]
+    assert len(spans) >= 2 and len({h.id for h in spans}) == 1  # one episode, two hits
+    assert "Tofu" in spans[0].content

@@ -284,7 +284,8 @@ class ChromaVectorIndex:
         """Return the stored vectors of these documents (doc id -> vector); missing ids left out."""
         if not doc_ids:
             return {}
-        got = self._collection(kind).get(ids=list(doc_ids), include=["embeddings"])
+        # Chroma refuses a get that names an id twice (two hits cut from one episode do)
+        got = self._collection(kind).get(ids=list(dict.fromkeys(doc_ids)), include=["embeddings"])
         vectors = got.get("embeddings")
         if vectors is None:
             return {}
