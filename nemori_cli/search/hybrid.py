@@ -16,6 +16,7 @@ from nemori_cli.indexing import turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit, aware
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
+from nemori_cli.pipeline.facts import between_people
 from nemori_cli.search.attributes import (
     SHOWN,
     answering,
@@ -32,6 +33,7 @@ from nemori_cli.search.questions import (
     asked_attribute,
     asks_advice,
     question_parts,
+    recalls_answer,
 )
 from nemori_cli.search.relevance import annotate
 from nemori_cli.search.turns import spoken
@@ -47,6 +49,12 @@ MIN_POOL = 50  # candidates each index is asked for, at least
 # the query's rare words puts its episode on top (hit@5 on LoCoMo samples 0-4 0.78 -> 0.83);
 # below them, the balanced fusion keeps facts, whose short texts carry multi-hop evidence.
 HEAD = 7
+# In a chat with an assistant that lead is left out (its turn list scores the long answers'
+# words, and the question is mostly about what the user said), unless the question asks
+# what the assistant said. The user/assistant haystack, samples 0-4: preference questions
+# sess@5 0.619 -> 0.780, two-event questions 0.793 -> 0.868, ev@1000 0.855 -> 0.871, hit@5
+# 0.871 -> 0.858 (docs/benchmarks.md has the held-out figures).
+LEAD_SAMPLE = 5  # nearest episodes that tell whether the store's chats are between people
 # Below the lead, facts count 1.2 against episodes: their short texts fit more evidence in
 # a reader's budget (LoCoMo 0-4 evidence recall at 1000 words 0.845 -> 0.858, multi-hop
 # 0.588 -> 0.624, open-domain 0.564 -> 0.616 in the replay), and the lead keeps hit@5.
@@ -186,7 +194,8 @@ def search(
     balanced = fuse(candidates, size, weights={"fact": FACT_WEIGHT}, k=BALANCED_K)
     hits = [to_hit(kd, tables[kd][rid], s, episodes.get) for kd, rid, s in balanced]
     lead = []
-    if HEAD and turns and "episode" in candidates and len(candidates["episode"]) > 2:
+    if (HEAD and turns and "episode" in candidates and len(candidates["episode"]) > 2
+            and turn_led(query, candidates["episode"][0], episodes)):
         lead = [
             to_hit(kd, tables[kd][rid], s, episodes.get)
             for kd, rid, s in fuse(candidates, size, scaled=False)
@@ -216,6 +225,15 @@ def search(
     out = annotate(best, query, qvec, episodes, vectors.embeddings,
                    parts=list(zip(events, event_vecs, strict=True)))
     return answering(out, {f.id for f in values[:SHOWN]}) if values else out
+
+
+def turn_led(query: str, nearest: Sequence[str], episodes: Mapping[str, Episode]) -> bool:
+    """Whether the turn-led fusion picks the first hits: the question asks what an assistant
+    said, or most of the episodes nearest the question are chats between people."""
+    if recalls_answer(query):
+        return True
+    near = [episodes[rid] for rid in nearest[:LEAD_SAMPLE] if rid in episodes]
+    return 2 * sum(between_people(ep.messages) for ep in near) >= len(near)
 
 
 def attribute_values(
