@@ -200,12 +200,13 @@ def search(
             to_hit(kd, tables[kd][rid], s, episodes.get)
             for kd, rid, s in fuse(candidates, size, scaled=False)
         ]
-    if lead and dated:  # the day's few episodes lead the head's fusion; their match decides
+    if HEAD and dated:  # the day's few episodes lead the head's fusion; their match decides
         fused = {h.id: h for h in hits if h.kind == "episode"}
         pinned = [fused.get(rid) or to_hit("episode", episodes[rid], 0.0, episodes.get)
                   for rid in dated]
         days = set(dated)
-        lead = [*pinned, *(h for h in lead if not (h.kind == "episode" and h.id in days))]
+        rest = lead or hits  # a chat with an assistant has no turn-led fusion: the balanced one
+        lead = [*pinned, *(h for h in rest if not (h.kind == "episode" and h.id in days))]
     params = (
         replace(DEFAULT, answer_sim=ADVICE_ANSWER_SIM, profile_weight=ADVICE_PROFILE_WEIGHT)
         if advice else None
@@ -298,22 +299,27 @@ def user_turn_order(
 def period_order(
     vectors: VectorIndex, qvec: Any, pool: int, filters: SearchFilters, period: Period | None
 ) -> list[str]:
-    """The episodes of the day or few days a query names ("on 1 May, 2022"), nearest first.
+    """The episodes of the day or few days a query names ("on 1 May, 2022", "at Easter" in
+    any recent year), nearest first.
 
     Whatever the words of "What movie did I watch on 1 May, 2022?", the episode of that day
     is a candidate, though it speaks of "the Lord of the Rings trilogy", not of a movie. A
     month is left to focus's time weight: "Which states might I be in during September,
     based on my plans?" asks what was said before it.
     """
-    if period is None or period.span is None or not period.few_days:
+    if period is None or not period.few_days:
         return []
-    first = datetime.combine(period.span[0], time.min, tzinfo=UTC)
-    last = datetime.combine(period.span[1], time.max, tzinfo=UTC)
-    since = max(first, filters.since) if filters.since else first
-    until = min(last, filters.until) if filters.until else last
-    if since > until:
+    stretches = []
+    for first_day, last_day in period.days:
+        first = datetime.combine(first_day, time.min, tzinfo=UTC)
+        last = datetime.combine(last_day, time.max, tzinfo=UTC)
+        since = max(first, filters.since) if filters.since else first
+        until = min(last, filters.until) if filters.until else last
+        if since <= until:
+            stretches.append(replace(filters, since=since, until=until).vector_where("episode"))
+    if not stretches:
         return []
-    where = replace(filters, since=since, until=until).vector_where("episode")
+    where = stretches[0] if len(stretches) == 1 else {"$or": stretches}
     return [rid for rid, _ in vectors.query("episode", qvec, pool, where=where)]
 
 

@@ -1,5 +1,6 @@
-"""The time a query names, as days: "on 1 May, 2022", "in May 2023", "in June" (any year), or
-a time relative to the day it is asked ("yesterday", "last week", "three days ago")."""
+"""The time a query names, as days: "on 1 May, 2022", "in May 2023", "in June" (any year), a
+holiday ("around Easter"), or a time relative to the day it is asked ("yesterday", "last
+week", "three days ago")."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from datetime import date, timedelta
 
 from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
 from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
+from nemori_cli.search.holidays import named_holiday
 
 Span = tuple[date, date]
+HOLIDAY_YEARS = 10  # a holiday of no year named is looked for in the years before this one
 
 
 @dataclass(frozen=True)
@@ -20,17 +23,36 @@ class Period:
 
     contains: Callable[[date], bool]
     span: Span | None
+    stretches: tuple[Span, ...] = ()  # when it is no one stretch: those it has in recent years
+
+    @property
+    def days(self) -> tuple[Span, ...]:
+        """The stretches of days the period is made of, as far as they are known."""
+        return (self.span,) if self.span else self.stretches
 
     @property
     def few_days(self) -> bool:
-        """Whether the period is a day or a few, not a month or more (NAMED_DAYS)."""
-        return self.span is not None and (self.span[1] - self.span[0]).days <= NAMED_DAYS
+        """Whether each stretch is a day or a few, not a month or more (NAMED_DAYS)."""
+        days = self.days
+        return bool(days) and all((last - first).days <= NAMED_DAYS for first, last in days)
 
 
 def query_period(text: str, today: date | None = None) -> Period | None:
-    """The period a query names: a named day, range or month first, then a time relative
-    to today (when given), then a month of any year; None when it names none."""
-    span = named_span(text) or (relative_span(text, today) if today else None)
+    """The period a query names: a named day, range or month first, then a holiday (of
+    the year named, or of any year), then a time relative to today (when given), then a
+    month of any year; None when it names none."""
+    span = named_span(text)
+    holiday = named_holiday(text, today) if span is None else None
+    if holiday is not None and holiday.year is None:
+        if today is None:
+            return Period(holiday.contains, None)
+        years = range(today.year - HOLIDAY_YEARS, today.year + 1)
+        spans = tuple(s for s in map(holiday.span, years) if s[0] <= today)
+        return Period(holiday.contains, None, spans)
+    if holiday is not None and holiday.year is not None:
+        span = holiday.span(holiday.year)
+    if span is None and today:
+        span = relative_span(text, today)
     if span is not None:
         first, last = span
         return Period(lambda d: first <= d <= last, span)
@@ -115,6 +137,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], date], Span]], 
         (r"\b(?:last|this past) month\b", lambda m, t: _month_span(t, 1)),
         (r"\bthis month\b", lambda m, t: (t.replace(day=1), t)),
         (r"\blast year\b", lambda m, t: (date(t.year - 1, 1, 1), date(t.year - 1, 12, 31))),
+        (r"\bthis year\b", lambda m, t: (date(t.year, 1, 1), t)),
     )
 )
 

@@ -1,0 +1,98 @@
+"""A question naming a holiday ("What was I busy with around Easter?") finds what was said in
+the days around it, though its words are not the question's."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from chat_sessions import START, exchange, ingested
+
+from nemori_cli.memory import Memory
+from nemori_cli.search.holidays import named_holiday
+from nemori_cli.search.periods import query_period
+
+EASTER_WEEK = 26  # START is 1 March 2024: the 27th, four days before Easter Sunday (31 March)
+HALLOWEEN = 244  # 31 October 2024
+
+
+def sessions() -> list[dict[str, object]]:
+    """A session every other day about being busy, none near the holidays but two that
+    say what was done then in other words."""
+    convs = []
+    for day in range(0, 300, 2):
+        if abs(day - EASTER_WEEK) < 12 or abs(day - HALLOWEEN) < 12:
+            continue
+        said = f"I was busy with chores and errands all day, nothing special, note {day}."
+        convs.append(exchange(f"c{day}", day, said, "Sounds like a full day."))
+    convs.append(exchange("easter", EASTER_WEEK + 1, "The final picture book pages are due on "
+                          "the 15th, so I'm inking from dawn to dusk.", "Good luck with it!"))
+    convs.append(exchange("costume", HALLOWEEN, "Made the kids dragon costumes from "
+                          "cardboard, they trick-or-treated for hours.", "What fun!"))
+    return convs
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    return ingested(tmp_path_factory.mktemp("holidays"), sessions())
+
+
+def first_sessions(memory: Memory, question: str, today: date | None = None) -> list[str]:
+    hits = memory.search(question, k=10, today=today)
+    return list(dict.fromkeys(h.conversation_id or "" for h in hits))[:3]
+
+
+def test_a_holiday_finds_the_sessions_around_it(memory: Memory) -> None:
+    assert START.date() == date(2024, 3, 1)
+    assert "easter" not in first_sessions(memory, "What was I busy with?")
+    assert "easter" in first_sessions(memory, "What was I busy with around Easter?")
+    assert "costume" in first_sessions(memory, "What was I up to at Halloween?")
+    # a process that did not write reads the flat copy of the vectors, not Chroma
+    reader = Memory.open(data_dir=memory.parts.data_dir)
+    assert "costume" in first_sessions(reader, "What was I up to at Halloween?")
+
+
+def test_this_year_is_the_year_of_the_day_asked(memory: Memory) -> None:
+    asked = "What was I busy with around Easter this year?"
+    assert "easter" in first_sessions(memory, asked, today=date(2024, 12, 1))
+    assert "easter" not in first_sessions(memory, asked, today=date(2026, 12, 1))
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("What did I do around Easter this year?", date(2026, 3, 31), date(2026, 4, 9)),
+        ("What did we eat at Christmas 2023?", date(2023, 12, 20), date(2023, 12, 29)),
+        ("Where was I last Christmas?", date(2025, 12, 20), date(2025, 12, 29)),
+        ("Who came on Thanksgiving last year?", date(2025, 11, 22), date(2025, 12, 1)),
+        ("What did I do on New Year's Eve 2024?", date(2024, 12, 26), date(2025, 1, 4)),
+        ("What did I plan for this Halloween?", date(2026, 10, 26), date(2026, 11, 4)),
+        ("What did I do on Good Friday 2025?", date(2025, 4, 13), date(2025, 4, 22)),
+    ],
+)
+def test_a_holiday_with_its_year_is_a_few_days(question: str, first: date, last: date) -> None:
+    period = query_period(question, date(2026, 12, 3))
+    assert period is not None and period.span == (first, last) and period.few_days
+
+
+def test_a_holiday_without_a_year_is_that_holiday_in_any_year() -> None:
+    period = query_period("What did I cook for Christmas?", date(2026, 12, 3))
+    assert period is not None and period.span is None
+    assert period.contains(date(2019, 12, 26)) and period.contains(date(2024, 12, 23))
+    assert not period.contains(date(2024, 12, 10))
+    new_year = query_period("Where was I on New Year's Day?")  # its days cross the year
+    assert new_year is not None and new_year.contains(date(2023, 12, 30))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["What are my goals for the new year?", "Where did I buy Easterbrook tiles?",
+     "What did I say about patrick?"],
+)
+def test_words_that_are_not_a_holiday_name_none(text: str) -> None:
+    assert named_holiday(text) is None
+
+
+def test_this_year_alone_is_from_new_year_to_today() -> None:
+    period = query_period("Which came first this year, the fair or the party?", date(2024, 9, 1))
+    assert period is not None and period.span == (date(2024, 1, 1), date(2024, 9, 1))
