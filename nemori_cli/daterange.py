@@ -150,6 +150,11 @@ def parse_range(
     return DateRange(lo, hi)
 
 
+def parse_today(value: str | None, *, prefix: str = "--") -> datetime | None:
+    """The start of the day --today names (a question asked then), or None for today."""
+    return _resolve(value, "today", prefix, None).start if value is not None else None
+
+
 def _resolve(value: str, name: str, prefix: str, now: datetime | None) -> Period:
     try:
         return parse_period(value, now)

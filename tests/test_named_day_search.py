@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_runner import cli
 
 from nemori_cli.memory import Memory
 from nemori_cli.pipeline.named_dates import named_span
@@ -107,3 +108,19 @@ def test_ask_reads_a_relative_day_against_the_day_it_is_asked(memory: Memory) ->
     asked = "What movie did I watch yesterday?"
     shown = memory.ask(asked, today=datetime(2024, 3, 5, 9, 0, tzinfo=UTC)).hits
     assert "c63" in [h.conversation_id for h in shown[:5]]
+
+
+def test_the_cli_asks_as_on_the_day_today_names(memory: Memory) -> None:
+    data = str(memory.parts.data_dir)
+    asked = ["--data-dir", data, "search", "What movie did I watch yesterday?", "--json"]
+    code, out, _ = cli(*asked, "--today", "2024-03-05")
+    assert code == 0 and "c63" in [h["conversation_id"] for h in json.loads(out)[:5]]
+    code, out, _ = cli(*asked, "--today", "2025-03-05")
+    assert code == 0 and "c63" not in [h["conversation_id"] for h in json.loads(out)[:5]]
+    # --since "yesterday" is read against that day too
+    code, out, _ = cli(*asked, "--today", "2024-03-05", "--since", "yesterday")
+    assert code == 0 and {h["conversation_id"] for h in json.loads(out)} >= {"c63"}
+    assert all(h["timestamp"] >= "2024-03-04" for h in json.loads(out))
+    for command in ("search", "ask"):
+        code, out, err = cli("--data-dir", data, command, "movies", "--today", "someday")
+        assert code == 2 and not out and err.count("\n") == 1 and "--today" in err

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli.cli import context, render
-from nemori_cli.cli.search import DATES_HELP
+from nemori_cli.cli.search import DATES_HELP, TODAY_HELP
 from nemori_cli.errors import UsageError
 
 
@@ -25,6 +25,7 @@ def ask(
     until: Annotated[
         str | None, typer.Option(help="Up to this date, included (a day means all of it).")
     ] = None,
+    today: Annotated[str | None, typer.Option(help=TODAY_HELP)] = None,
     stdin: Annotated[bool, typer.Option("--stdin", help="Read one question a line.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
@@ -33,11 +34,14 @@ def ask(
     if stdin == (question is not None):
         raise UsageError("give a QUESTION or --stdin (one question a line), not both or neither")
     from nemori_cli.cli import answer_view
-    from nemori_cli.daterange import parse_range
+    from nemori_cli.daterange import parse_range, parse_today
 
-    dates = parse_range(since, until)
+    asked_on = parse_today(today)
+    dates = parse_range(since, until, asked_on)
     memory = context.reader(ctx)
-    options: dict[str, Any] = dict(budget=budget, kind=kind, since=dates.since, until=dates.until)
+    options: dict[str, Any] = dict(
+        budget=budget, kind=kind, since=dates.since, until=dates.until, today=asked_on
+    )
     if not memory.settings.llm_model:
         render.err.print(answer_view.CONFIGURE_HINT, markup=False, soft_wrap=True)
     if stdin:

@@ -10,6 +10,10 @@ from nemori_cli.errors import UsageError
 from nemori_cli.models import SearchHit
 
 DATES_HELP = "2024-10-17 (the whole day), 2024-06, 2024, 'yesterday', '3 weeks ago', 'last March'"
+TODAY_HELP = (
+    "Ask as on this day: 'last week', 'this year' and --since 'yesterday' are read against it "
+    "(a date, e.g. 2024-05-30; default: today)."
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -37,16 +41,18 @@ def search(
         float,
         typer.Option("--min-score", min=0.0, max=1.0, help="Drop hits whose relevance is lower."),
     ] = 0.0,
+    today: Annotated[str | None, typer.Option(help=TODAY_HELP)] = None,
     stdin: Annotated[bool, typer.Option("--stdin", help="Read one query a line.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
 ) -> None:
     """Search memory (vector + BM25, fused). Relevance runs 0-1; below 0.5 is a weak match."""
-    from nemori_cli.daterange import parse_range
+    from nemori_cli.daterange import parse_range, parse_today
 
     if stdin == (query is not None):
         raise UsageError("give a QUERY or --stdin (one query a line), not both or neither")
-    dates = parse_range(since, until)
+    asked_on = parse_today(today)
+    dates = parse_range(since, until, asked_on)
     memory = context.reader(ctx)
     memory.progress = render.Notes()  # a damaged index searched around is said on stderr
     options: dict[str, Any] = dict(
@@ -57,6 +63,7 @@ def search(
         category=category,
         conversation_id=conversation,
         include_superseded=include_superseded,
+        today=asked_on,
     )
 
     def run(q: str) -> list[SearchHit]:
