@@ -1,9 +1,11 @@
-"""Chat apps' exports: Grok, DeepSeek, LibreChat, chatbot-ui."""
+"""Chat apps' exports: Grok, DeepSeek, LibreChat, chatbot-ui; newer SillyTavern and Open WebUI
+shapes."""
 
 from __future__ import annotations
 
 import copy
 import json
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +19,9 @@ GROK = FIXTURES / "grok" / "prod-grok-backend.json"
 DEEPSEEK = FIXTURES / "deepseek" / "conversations.json"
 LIBRECHAT = FIXTURES / "librechat"
 CHATBOT_UI = FIXTURES / "chatbotui" / "chatbot_ui_history.json"
+DEEPSEEK_2025 = FIXTURES / "deepseek" / "export-2025"
+ST_GROUP = FIXTURES / "sillytavern" / "Lakeside Inn - 2025-06-05@15h04m22s.jsonl"
+OPENWEBUI_THINK = FIXTURES / "openwebui" / "chat-export-1736000200000.json"
 
 
 def read(path: Path | str, **kwargs) -> tuple[str, dict[str, Conversation], list]:
@@ -139,6 +144,26 @@ def test_deepseek_node_links_written_as_numbers(tmp_path: Path) -> None:
     assert len(conv.messages) == 3
 
 
+def test_deepseek_keeps_a_filtered_answer_and_drops_tool_fragments() -> None:
+    # A content-filtered answer is a TEMPLATE_RESPONSE fragment: it is what the person saw.
+    conv = read(DEEPSEEK_2025 / "conversations.json")[1]["7c2e9a10-3b4d-4f5e-8a6b-1c2d3e4f5a01"]
+    assert [(m.id.rsplit(":", 1)[1], m.role) for m in conv.messages] == [
+        ("1", "user"), ("2", "assistant"), ("3", "user"), ("4", "assistant"),
+    ]
+    assert conv.messages[1].content == "Spray them off with water, then encourage ladybirds."
+    assert conv.messages[3].content.startswith("Sorry, that's beyond my current scope.")
+
+
+def test_deepseek_export_folder_and_zip_pass_over_user_json(tmp_path: Path) -> None:
+    assert [Path(p).name for p in expand_paths([str(DEEPSEEK_2025)])] == ["conversations.json"]
+    archive = tmp_path / "deepseek_data-2025-05-02.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for member in ("conversations.json", "user.json"):
+            zipped.write(DEEPSEEK_2025 / member, member)
+    fmt, convs, skipped = read(archive)
+    assert fmt == "deepseek" and len(convs) == 1 and skipped == []
+
+
 # --- LibreChat ------------------------------------------------------------------------------------
 
 
@@ -164,6 +189,46 @@ def test_librechat_drops_error_notices(tmp_path: Path) -> None:
     doc["messages"] = [m for m in doc["messages"] if m["messageId"] in kept]
     [conv] = read(write(tmp_path / "export.json", doc))[1].values()
     assert [m.id for m in conv.messages] == ["m-1", "m-2", "m-3"]
+
+
+def test_librechat_legacy_thinking_block_is_not_the_answer() -> None:
+    # Older LibreChat kept a reasoning model's thoughts in `text` as a :::thinking block.
+    [conv] = read(LIBRECHAT / "LibreChat-thinking.json")[1].values()
+    assert texts(conv) == [
+        "I'm visiting Kyoto in April. Where should I stay?",
+        "Stay near Gion or Higashiyama, and book early: April is cherry-blossom season.",
+    ]
+
+
+# --- SillyTavern and Open WebUI: newer shapes ------------------------------------------------
+
+
+def test_sillytavern_group_chat_header_names_nobody() -> None:
+    # Group chats (and newer solo chats) write "unused" for both names in the header.
+    fmt, convs, _ = read(ST_GROUP)
+    [conv] = convs.values()
+    assert fmt == "sillytavern" and conv.id == "9e1d2c3b-4a5f-4e6d-8c7b-0a1b2c3d4e5f"
+    assert conv.title == "Chat with Ayla, Bren"
+    assert conv.metadata["character"] == "Ayla, Bren"
+    assert [(m.role, m.name) for m in conv.messages] == [
+        ("assistant", "Ayla"), ("user", "Sam"), ("assistant", "Bren"), ("assistant", "Ayla"),
+    ]
+    assert conv.messages[2].content == "Then you'll want stew. I'll fetch a bowl."  # shown swipe
+    assert [m.timestamp.isoformat() for m in conv.messages if m.timestamp] == [
+        "2025-06-05T15:04:22.123000+00:00", "2025-06-05T15:05:00+00:00",
+        "2025-06-05T15:06:00+00:00", "2025-06-05T15:07:01.200000+00:00",
+    ]
+
+
+def test_openwebui_answer_with_raw_think_tags_drops_the_reasoning() -> None:
+    # Chats saved before Open WebUI folded reasoning into <details> keep the model's <think>.
+    fmt, convs, _ = read(OPENWEBUI_THINK)
+    conv = convs["6d1b5c1e-0000-4a00-9000-0000000000b1"]
+    assert fmt == "openwebui" and conv.title == "Sleep and training"
+    assert texts(conv) == [
+        "Is 8 hours of sleep enough for a marathon week?",
+        "Aim for 8 to 9 hours, and nap after long runs.",
+    ]
 
 
 # --- chatbot-ui -----------------------------------------------------------------------------------

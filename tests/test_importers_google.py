@@ -178,6 +178,22 @@ def test_a_folder_walk_finds_activity_pages_and_bare_ai_studio_files(tmp_path: P
     assert names == ["MyActivity.html", "Sourdough coach"]
 
 
+def test_ai_studio_prompts_named_with_a_dot_are_found_in_folders_and_zips(tmp_path: Path) -> None:
+    # Drive names a prompt file after its title, which may hold a dot: "Gemini 2.5 notes".
+    folder = tmp_path / "Drive" / "Google AI Studio"
+    folder.mkdir(parents=True)
+    shutil.copy(AI_STUDIO, folder / "Gemini 2.5 notes")
+    (folder / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
+    (folder / "budget v1.2").write_text("not a prompt")
+    assert [Path(p).name for p in expand_paths([str(tmp_path)])] == ["Gemini 2.5 notes"]
+    archive = tmp_path / "takeout.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.write(folder / "Gemini 2.5 notes", "Takeout/Drive/Google AI Studio/Gemini 2.5 notes")
+        zipped.write(folder / "photo.jpg", "Takeout/Drive/Google AI Studio/photo.jpg")
+    fmt, convs, _ = read(archive)
+    assert fmt == "aistudio" and len(convs) == 1
+
+
 def test_forcing_gemini_reads_html_and_refuses_other_text(tmp_path: Path) -> None:
     page = tmp_path / "activity.txt"
     shutil.copy(GEMINI / "MyActivity.html", page)

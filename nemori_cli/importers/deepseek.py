@@ -15,8 +15,9 @@ NAME = "deepseek"
 DESCRIPTION = "DeepSeek data export: conversations.json (follows the newest branch)"
 INPUT = "json"
 
-# Fragment types that are chat; THINK (reasoning) and SEARCH (web results) are not.
-_ROLES = {"REQUEST": "user", "RESPONSE": "assistant"}
+# Fragment types that are chat (TEMPLATE_RESPONSE is the notice shown for a filtered answer);
+# THINK (reasoning), SEARCH and READ_LINK (web results), TIP and tool fragments are not.
+_ROLES = {"REQUEST": "user", "RESPONSE": "assistant", "TEMPLATE_RESPONSE": "assistant"}
 
 
 def matches(doc: JsonDoc) -> bool:

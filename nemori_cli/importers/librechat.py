@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +26,8 @@ DESCRIPTION = "LibreChat conversation export (JSON; nested or flat, follows the 
 INPUT = "json"
 
 _MAX_DEPTH = 10_000  # nested exports: deeper than this is not a real conversation
+# Older LibreChat kept a reasoning model's thoughts in `text`: ":::thinking\n...\n:::".
+_THINKING = re.compile(r"^[ \t]*:::thinking\b.*?^[ \t]*:::[ \t]*$\n?", re.S | re.M)
 
 
 def matches(doc: JsonDoc) -> bool:
@@ -105,6 +108,6 @@ def _turn(message: dict[str, Any]) -> Turn:
     content = message.get("content")
     text = text_of(content, image="") if isinstance(content, list) else ""
     if not text.strip() and isinstance(message.get("text"), str):
-        text = message["text"]
+        text = _THINKING.sub("", message["text"])
     when = try_time(message.get("createdAt"))
     return Turn(role, text, None, when, first_str(message, "messageId"))

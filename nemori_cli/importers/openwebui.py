@@ -25,9 +25,12 @@ NAME = "openwebui"
 DESCRIPTION = "Open WebUI chat export (one chat or all chats; follows the shown branch)"
 INPUT = "json"
 
-# Collapsed blocks that Open WebUI writes into answers: model reasoning and tool calls.
+# Collapsed blocks that Open WebUI writes into answers: model reasoning and tool calls; chats
+# saved before it folded reasoning into <details> keep the model's own <think> block.
 _DETAILS = re.compile(
-    r'<details\s+type="(?:reasoning|tool_calls|code_interpreter)"[^>]*>.*?</details>\s*', re.S
+    r'<details\s+type="(?:reasoning|tool_calls|code_interpreter)"[^>]*>.*?</details>\s*'
+    r"|^\s*<(think|thinking)>.*?</\1>\s*",
+    re.S,
 )
 
 

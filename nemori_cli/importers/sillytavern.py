@@ -15,6 +15,7 @@ DESCRIPTION = "SillyTavern chat JSONL (a header line, then one message a line)"
 INPUT = "json"
 
 _HEADER_KEYS = {"chat_metadata", "user_name", "character_name"}
+_UNNAMED = "unused"  # what group chats (and newer solo chats) write for both names
 
 
 def matches(doc: JsonDoc) -> bool:
@@ -43,7 +44,7 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             continue
         turns.append(_turn(record))
     meta: dict[str, Any] = {"format": NAME}
-    character = first_str(header, "character_name")
+    character = _character(header, turns)
     if character:
         meta["character"] = character
     conv = sink.build(
@@ -55,6 +56,15 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     )
     if conv is not None:
         yield conv
+
+
+def _character(header: dict[str, Any], turns: list[Turn]) -> str | None:
+    """The header's character, else (group chats write "unused") the characters who speak."""
+    named = first_str(header, "character_name")
+    if named and named != _UNNAMED:
+        return named
+    speakers = dict.fromkeys(t.name for t in turns if t.role == "assistant" and t.name)
+    return ", ".join(n for n in speakers if n) or None
 
 
 def _is_message(record: Any) -> bool:

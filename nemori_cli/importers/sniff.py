@@ -10,6 +10,7 @@ _ACTIVITY = re.compile(r"^my ?activity\.(?:json|html?)$", re.IGNORECASE)
 _GEMINI_FOLDER = re.compile(r"gemini|bard", re.IGNORECASE)
 _WORKSPACE_FILE = re.compile(r"^conversation_\w+\.txt$", re.IGNORECASE)
 _AI_STUDIO_FOLDER = re.compile(r"ai ?studio", re.IGNORECASE)
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}")
 _TAKEOUT_PAGE = b'class="outer-cell'
 _AI_STUDIO_KEYS = (b'"chunkedPrompt"', b'"runSettings"')
 PAGE_SNIFF = 2 * 1024 * 1024  # Takeout pages open with a long <style> block
@@ -46,10 +47,17 @@ def _is_activity(name: str) -> bool:
     return bool(_GEMINI_FOLDER.search(folder)) and base.lower().endswith((".json", ".html"))
 
 
+def extension(name: str) -> str:
+    """A file name's extension, lower case; "" when what follows the last dot is not one."""
+    # AI Studio names prompt files after their titles: "Gemini 2.5 notes" has no extension.
+    ext = posixpath.splitext(name)[1]
+    return ext.lower() if _EXTENSION.fullmatch(ext) else ""
+
+
 def ai_studio_member(name: str) -> bool:
     """Tell whether an archive member is an AI Studio prompt (Drive stores them bare)."""
     base = posixpath.basename(name)
-    return "." not in base and bool(_AI_STUDIO_FOLDER.search(posixpath.dirname(name)))
+    return not extension(base) and bool(_AI_STUDIO_FOLDER.search(posixpath.dirname(name)))
 
 
 def is_takeout_page(head: bytes) -> bool:

@@ -115,7 +115,7 @@ def _walk(top: str) -> list[str]:
 def _sniffed(path: str, name: str) -> bool:
     """Read files that only their content shows to hold chats: Takeout activity pages, AI Studio
     prompts (no extension), and llm's logs.db among other SQLite databases."""
-    ext = os.path.splitext(name)[1].lower()
+    ext = sniff.extension(name)
     if ext in sqlite_file.EXTENSIONS:
         return llm_db.may_be_log(path)
     if ext not in ("", ".html", ".htm"):
