@@ -96,3 +96,14 @@ def test_words_that_are_not_a_holiday_name_none(text: str) -> None:
 def test_this_year_alone_is_from_new_year_to_today() -> None:
     period = query_period("Which came first this year, the fair or the party?", date(2024, 9, 1))
     assert period is not None and period.span == (date(2024, 1, 1), date(2024, 9, 1))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What did I do on 31 December, 9999?", "What did I do on 1 January, 0001?",
+     "Christmas 0000", "New Year's Day 0001", "Christmas 9999"],
+)
+def test_a_time_at_the_calendars_ends_is_no_error(memory: Memory, question: str) -> None:
+    period = query_period(question, date(2024, 12, 1))
+    assert period is None or not period.contains(date(9999, 12, 31))
+    assert memory.search(question, k=3, today=date(2024, 12, 1))  # searched, not raised

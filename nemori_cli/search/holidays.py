@@ -14,6 +14,7 @@ from dateutil.easter import easter
 # together under NAMED_DAYS, so a holiday counts as a few days, as a named day does
 BEFORE = timedelta(days=5)
 AFTER = timedelta(days=4)
+YEARS = range(2, 9999)  # years whose holidays, with the days around them, are dates
 
 
 def _thanksgiving(year: int) -> date:
@@ -23,6 +24,7 @@ def _thanksgiving(year: int) -> date:
 
 
 def _fixed(month: int, day: int) -> Callable[[int], date]:
+    """A holiday on the same day every year."""
     return lambda year: date(year, month, day)
 
 
@@ -64,7 +66,8 @@ class NamedHoliday:
     def contains(self, when: date) -> bool:
         """Whether a day is near the holiday (of the year named, or of any year)."""
         years = (self.year,) if self.year else (when.year - 1, when.year, when.year + 1)
-        return any(first <= when <= last for first, last in map(self.span, years))
+        spans = map(self.span, (year for year in years if year in YEARS))
+        return any(first <= when <= last for first, last in spans)
 
 
 def named_holiday(text: str, today: date | None = None) -> NamedHoliday | None:
@@ -75,7 +78,7 @@ def named_holiday(text: str, today: date | None = None) -> NamedHoliday | None:
     if m is None:
         return None
     day = next(d for pattern, d in _DAY_OF if pattern.match(m["name"]))
-    year = int(m["year"]) if m["year"] else None
+    year = int(m["year"]) if m["year"] and int(m["year"]) in YEARS else None
     if today is not None and m["which"]:
         year = today.year - (m["which"].lower() == "last")
     elif today is not None and m["which_one"]:

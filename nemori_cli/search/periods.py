@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
 from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
-from nemori_cli.search.holidays import named_holiday
+from nemori_cli.search.holidays import YEARS, named_holiday
 
 Span = tuple[date, date]
 HOLIDAY_YEARS = 10  # a holiday of no year named is looked for in the years before this one
@@ -40,13 +40,20 @@ class Period:
 def query_period(text: str, today: date | None = None) -> Period | None:
     """The period a query names: a named day, range or month first, then a holiday (of
     the year named, or of any year), then a time relative to today (when given), then a
-    month of any year; None when it names none."""
+    month of any year; None when it names none, or a day past the calendar's ends."""
+    try:
+        return _named_period(text, today)
+    except (OverflowError, ValueError):  # "on 31 December, 9999": its next day is no date
+        return None
+
+
+def _named_period(text: str, today: date | None) -> Period | None:
     span = named_span(text)
     holiday = named_holiday(text, today) if span is None else None
     if holiday is not None and holiday.year is None:
         if today is None:
             return Period(holiday.contains, None)
-        years = range(today.year - HOLIDAY_YEARS, today.year + 1)
+        years = range(max(today.year - HOLIDAY_YEARS, YEARS.start), min(today.year + 1, YEARS.stop))
         spans = tuple(s for s in map(holiday.span, years) if s[0] <= today)
         return Period(holiday.contains, None, spans)
     if holiday is not None and holiday.year is not None:
