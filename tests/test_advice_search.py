@@ -11,7 +11,7 @@ from chat_sessions import exchange, ingested, session
 from nemori_cli.memory import Memory
 from nemori_cli.models import SearchHit
 from nemori_cli.search import hybrid
-from nemori_cli.search.questions import asks_advice
+from nemori_cli.search.questions import asks_advice, recalls_answer
 
 PREFERENCE = "I've been getting really into film photography lately, with my dad's old Pentax."
 QUESTION = "Can you suggest some weekend projects I might enjoy?"
@@ -68,12 +68,16 @@ def test_a_question_of_fact_is_not_advice(question: str) -> None:
     ["Can you remind me which hotel you recommended in Kyoto?",
      "What were the tips you gave me for sleeping better?",
      "I forgot the book you suggested last month, what was it?",
-     "What did you recommend for my back pain?"],
+     "What did you recommend for my back pain?",
+     "Going back to our previous conversation about the dinosaur book: can you tell me again "
+     "what colour the Plateosaurus's scales were?",
+     "Can you tell me again the name of that hotel in Lisbon?"],
 )
 def test_asking_what_the_assistant_recommended_is_not_a_request_for_advice(
     question: str,
 ) -> None:
     assert not asks_advice(question)
+    assert recalls_answer(question)
 
 
 def test_asking_what_the_assistant_recommended_finds_the_answer_that_said_it(

@@ -47,7 +47,9 @@ _ADVICE = re.compile(
 # "Can you remind me which hotel you recommended?" asks what the assistant once said, not
 # for new advice: the answer is in the assistant's turn, which the advice rule looks past
 _RECALLS_ANSWER = re.compile(
-    r"\b(?:remind me|you (?:\w+ )?(?:recommended|suggested|mentioned|told|said|gave|shared"
+    r"\b(?:remind me|tell me again|(?:our|that) (?:previous|earlier|last|past|prior|other)"
+    r" (?:chat|conversation|discussion)s?"
+    r"|you (?:\w+ )?(?:recommended|suggested|mentioned|told|said|gave|shared"
     r"|listed|described|proposed|provided|wrote|explained|came up with|pointed)"
     r"|did you (?:\w+ )?(?:recommend|suggest|mention|tell|say|give|share|list|describe"
     r"|propose|provide|write|explain|call|name))\b",
