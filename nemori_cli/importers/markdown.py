@@ -10,14 +10,19 @@ from datetime import datetime
 
 from nemori_cli.importers import llm_logs
 from nemori_cli.importers.base import Sink, Turn, normalize_role
-from nemori_cli.importers.mdblocks import Fences, split_front_matter
+from nemori_cli.importers.mdblocks import (
+    Fences,
+    drop_exporter_notes,
+    own_time,
+    split_front_matter,
+)
+from nemori_cli.importers.mdlayouts import read_layout
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation
 
 NAME = "markdown"
 DESCRIPTION = (
-    "markdown transcripts: ## User / ## Assistant, #### You: / #### ChatGPT:, "
-    "**User:** prefixes, llm logs; YAML front matter"
+    "markdown transcripts: ## User, #### You:, **User:**, llm logs, chatgpt-md, exporters"
 )
 INPUT = "text"
 
@@ -57,7 +62,12 @@ class _Mark:
 def matches(text: str) -> bool:
     """Recognise a transcript: role headings, bold role prefixes, or llm logs."""
     lines = text.split("\n")
-    return llm_logs.matches(lines) or bool(_chosen(_marks(lines, split_front_matter(lines)[1])))
+    start = split_front_matter(lines)[1]
+    return (
+        llm_logs.matches(lines)
+        or bool(_chosen(_marks(lines, start)))
+        or read_layout(lines[start:]) is not None
+    )
 
 
 def read(text: str, sink: Sink) -> Iterator[Conversation]:
@@ -68,26 +78,27 @@ def read(text: str, sink: Sink) -> Iterator[Conversation]:
     if llm_logs.matches(lines[start:]):
         yield from llm_logs.read(lines[start:], sink, title=title)
         return
+    conv_id = next((meta[k] for k in _ID_KEYS if k in meta), None)
     marks = _chosen(_marks(lines, start))
-    if not marks:
-        sink.skip(next((meta[k] for k in _ID_KEYS if k in meta), None), "no turns found")
+    layout = None if marks else read_layout(lines[start:])
+    if layout is not None:
+        turns = layout.turns
+        title, conv_id = title or layout.title, conv_id or layout.id
+    elif marks:
+        turns = _marked_turns(lines, marks)
+        if title is None:
+            title = _preamble_title(lines[start : marks[0].line])
+    else:
+        sink.skip(conv_id, "no turns found")
         return
-    if title is None:
-        title = _preamble_title(lines[start : marks[0].line])
-    ids = Counter(m.id for m in marks if m.id)
-    turns = []
-    for k, mark in enumerate(marks):
-        end = marks[k + 1].line if k + 1 < len(marks) else len(lines)
-        body = _trim([mark.inline, *lines[mark.line + 1 : end]])
-        unique_id = mark.id if mark.id and ids[mark.id] == 1 else None  # repeated: not an id
-        turns.append(Turn(mark.role, "\n".join(body), None, mark.timestamp, unique_id))
+    turns = [_without_exporter_notes(t) for t in turns if t.role != "tool"]
     created = next((t for k in _DATE_KEYS if k in meta and (t := try_time(meta[k]))), None)
     metadata = {"format": NAME}
     for key in ("model", "source", "url"):
         if key in meta:
             metadata[key] = meta[key]
     conv = sink.build(
-        next((meta[k] for k in _ID_KEYS if k in meta), None),
+        conv_id,
         turns,
         title=title,
         created_at=created,
@@ -95,6 +106,27 @@ def read(text: str, sink: Sink) -> Iterator[Conversation]:
     )
     if conv is not None:
         yield conv
+
+
+def _marked_turns(lines: list[str], marks: list[_Mark]) -> list[Turn]:
+    """Cut the text at the marks: each turn runs to the next mark."""
+    ids = Counter(m.id for m in marks if m.id)
+    turns = []
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].line if k + 1 < len(marks) else len(lines)
+        body = _trim([mark.inline, *lines[mark.line + 1 : end]])
+        unique_id = mark.id if mark.id and ids[mark.id] == 1 else None  # repeated: not an id
+        turns.append(Turn(mark.role, "\n".join(body), None, mark.timestamp, unique_id))
+    return turns
+
+
+def _without_exporter_notes(turn: Turn) -> Turn:
+    """Take an exporter's time line into the turn's time; drop its notes from answers."""
+    when, body = own_time(turn.content.split("\n"))
+    text = "\n".join(_trim(body))
+    if turn.role == "assistant":
+        text = drop_exporter_notes(text)
+    return Turn(turn.role, text, turn.name, turn.timestamp or when, turn.id)
 
 
 def _marks(lines: list[str], start: int) -> list[_Mark]:
@@ -150,8 +182,10 @@ def _role_label(label: str) -> tuple[str, datetime | None, str | None] | None:
     m = _WORD.match(label.strip())
     if not m:
         return None
-    role = normalize_role(m.group(1).rstrip(".-"))
-    if role is None or role == "tool":
+    word = m.group(1).rstrip(".-")
+    # ChatGPT Exporter heads tool output (generated images) `#### Plugin (dalle.text2im):`.
+    role = normalize_role(word) or ("tool" if word.lower() == "plugin" else None)
+    if role is None:
         return None
     rest = m.group(2)
     timestamp = None

@@ -1,11 +1,26 @@
-"""Markdown pieces that are not turns: YAML front matter and fenced code blocks."""
+"""Markdown pieces that are not turns: YAML front matter, fenced code blocks, and the times
+and notes exporters add around a message."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
+
+from nemori_cli.importers.timeparse import try_time
 
 _KEY = re.compile(r"^([A-Za-z_][\w\- ]*?)\s*:(?:\s+(.*?))?\s*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_TIME_TAG = re.compile(r'^\s*<time datetime="([^"]+)"[^>]*>[^<]*</time>\s*$')
+_DATE_HEADING = re.compile(
+    r"^#{1,6}[ \t]*\U0001f4c5[ \t]*(\d{4}-\d{2}-\d{2})[ \t]*\|[ \t]*(\d{1,2}:\d{2})?\s*$"
+)
+_REASONING = re.compile(
+    r"\A\s*<details>\s*<summary>[^<\n]*(?:Thought for|Thinking|Reasoning)[^<\n]*</summary>"
+    r".*?</details>\s*",
+    re.S | re.I,
+)
+_SOURCE_ITEM = re.compile(r"^- \[.*\]\(<[^>\s]*>\)\s*$")
+_SOURCES_LABEL = re.compile(r"^\*\*[^*\n]{1,40}:\*\*\s*$")
 
 
 class Fences:
@@ -69,3 +84,33 @@ def _scalar(raw: str) -> str:
 
 def _unescape(value: str) -> str:
     return re.sub(r'\\(["\\/nt])', lambda m: {"n": "\n", "t": "\t"}.get(m[1], m[1]), value)
+
+
+def own_time(lines: list[str]) -> tuple[datetime | None, list[str]]:
+    """Take a message's time line from the top of its body: ChatGPT Exporter's
+    `<time datetime="...">` and AI Chat Exporter's `##### 📅 2026-03-19 | 23:03`."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None, lines
+    found = _TIME_TAG.match(lines[first]) or _DATE_HEADING.match(lines[first])
+    when = try_time(" ".join(g for g in found.groups() if g)) if found else None
+    if when is None:
+        return None, lines
+    return when, lines[:first] + lines[first + 1 :]
+
+
+def drop_exporter_notes(text: str) -> str:
+    """Remove what exporters add to an answer: a leading folded reasoning block
+    (`<details><summary>Thought for 6 seconds</summary>`) and ChatGPT Exporter's closing
+    `**Sources:**` list of `- [site](<url>)` links."""
+    text = _REASONING.sub("", text, count=1)
+    lines = text.rstrip().split("\n")
+    end = len(lines)
+    while end > 0 and _SOURCE_ITEM.match(lines[end - 1]):
+        end -= 1
+    head = end
+    while head > 0 and not lines[head - 1].strip():
+        head -= 1
+    if end < len(lines) and head > 0 and _SOURCES_LABEL.match(lines[head - 1]):
+        return "\n".join(lines[: head - 1]).rstrip()
+    return text
