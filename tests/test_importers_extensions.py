@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -104,3 +105,17 @@ def test_ordinary_markdown_is_still_refused(tmp_path: Path, text: str) -> None:
     path.write_text(text)
     with pytest.raises(ImportFormatError, match="unknown format"):
         open_source(str(path))
+
+
+def test_a_message_list_naming_its_author_instead_of_a_role(tmp_path: Path) -> None:
+    # AI Chat Exporter's JSON writes `author` ("user" / "ai"); others `sender` or {role}
+    path = tmp_path / "gemini-exporter-chat.json"
+    path.write_text(json.dumps({"title": "Trip ideas", "messages": [
+        {"id": "m1", "author": "user", "content": "Where should I go in May?"},
+        {"id": "m2", "author": "ai", "content": "Try the Azores: mild and green."},
+        {"id": "m3", "sender": "human", "content": "And in June?"},
+        {"id": "m4", "author": {"role": "assistant"}, "content": "Norway's fjords."},
+    ]}))
+    fmt, [conv] = read(path)
+    assert fmt == "nemori" and conv.title == "Trip ideas"
+    assert [m.role for m in conv.messages] == ["user", "assistant", "user", "assistant"]

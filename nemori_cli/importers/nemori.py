@@ -33,7 +33,7 @@ def read_turn(raw: Any, index: int) -> Turn:
     if not isinstance(raw, dict):
         raise Broken(f"message {number} is not an object")
     name = first_str(raw, "name", "speaker")
-    role = raw.get("role")
+    role = raw.get("role") or speaker_role(raw)
     if isinstance(role, str) and role.strip():
         role = normalize_role(role) or role.strip()
     elif name:
@@ -116,3 +116,10 @@ def _conversation(raw: Any, sink: Sink, turn: TurnReader, fmt: str) -> Iterator[
     conv = sink.build(conv_id, turns, title=title, created_at=created, metadata={"format": fmt})
     if conv is not None:
         yield conv
+
+
+def speaker_role(raw: dict[str, Any]) -> Any:
+    """Who wrote a message without a `role`: exporters write `author` ("user" / "ai", or
+    ChatGPT's {role}) or `sender` ("human" / "assistant")."""
+    author = raw.get("author", raw.get("sender"))
+    return author.get("role") if isinstance(author, dict) else author
