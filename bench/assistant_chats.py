@@ -299,7 +299,7 @@ def markdown(results: dict[str, Any], second: dict[str, Any]) -> str:
         "benchmark the same way. In a chat with an assistant the first hits now come from",
         "the balanced fusion, not the turn-led one (`search/hybrid.py turn_led`): 0.844 ->",
         "0.842, multi-session 0.681 -> 0.750 (its gains are the haystack's preference and",
-        "two-event questions). A holiday in a question is its days (`search/holidays.py`),",
+        "two-event questions). A holiday in a question is its days (`pipeline/holidays.py`),",
         "and questions are asked the day after the user's last session (before, a question",
         "of \"this year\" was read against the day the benchmark ran): the two questions that",
         "name one, \"around Easter this year\" (b1: its window of five days before Easter",

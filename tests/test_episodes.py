@@ -186,6 +186,16 @@ def test_trim_phrase(text: str, expected: str) -> None:
         ("I painted it last month.", 'I painted it last month. [last month: April 2023]',
          "I painted it in April 2023."),
         ("No dates here.", 'No dates here.', "No dates here."),
+        # a holiday relative to the message (8 May 2023): the one before, this year's, the next
+        ("Last Christmas I was in Rome.",
+         "Last Christmas I was in Rome. [Last Christmas: Christmas 2022]",
+         "At Christmas 2022 I was in Rome."),
+        ("We hiked there last Easter.", "We hiked there last Easter. [last Easter: Easter 2023]",
+         "We hiked there at Easter 2023."),
+        ("I'll dress up this Halloween.",
+         "I'll dress up this Halloween. [this Halloween: Halloween 2023]",
+         "I'll dress up on Halloween 2023."),
+        ("I love Christmas.", "I love Christmas.", "I love Christmas."),
     ],
 )
 def test_relative_dates(text: str, annotated: str, replaced: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 from chat_sessions import START, exchange, ingested
 
 from nemori_cli.memory import Memory
-from nemori_cli.search.holidays import named_holiday
+from nemori_cli.pipeline.holidays import named_holiday
 from nemori_cli.search.periods import query_period
 
 EASTER_WEEK = 26  # START is 1 March 2024: the 27th, four days before Easter Sunday (31 March)

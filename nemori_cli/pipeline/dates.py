@@ -6,26 +6,15 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from nemori_cli.pipeline.holidays import NAMES as HOLIDAY_NAMES
+from nemori_cli.pipeline.holidays import YEARS, holiday_named
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
 NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a couple of": 2, "a couple": 2, "couple of": 2,
 }
 PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through"}
 
@@ -234,6 +223,18 @@ def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     return f"{since} {fmt_date(ref - timedelta(days=days))}", ""
 
 
+def _holiday(m: re.Match[str], ref: date) -> tuple[str, str] | None:
+    """"last Christmas" -> "Christmas 2024": the one before, of, or after the message's year."""
+    holiday = holiday_named(m["name"])
+    which = m["which"].lower()
+    year = ref.year
+    if which in ("last", "this past") and holiday.day(year) >= ref:
+        year -= 1
+    elif which == "next" and holiday.day(year) <= ref:
+        year += 1
+    return (f"{holiday.name} {year}", holiday.prep) if year in YEARS else None
+
+
 def _fixed(days: int) -> Resolver:
     return lambda m, ref: (fmt_date(ref + timedelta(days=days)), "on")
 
@@ -262,6 +263,7 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (rf"(?<=\bon )(?P<day>{_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _on_weekday),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
+        (rf"\b(?P<which>last|this past|next|this) (?P<name>{HOLIDAY_NAMES})\b", _holiday),
     )
 )
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
+from nemori_cli.pipeline.holidays import YEARS, named_holiday
 from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
-from nemori_cli.search.holidays import YEARS, named_holiday
 
 Span = tuple[date, date]
 HOLIDAY_YEARS = 10  # a holiday of no year named is looked for in the years before this one

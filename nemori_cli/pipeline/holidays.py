@@ -1,5 +1,5 @@
-"""The days a holiday a query names falls on: "around Easter", "over Christmas 2023",
-"last Halloween", "on Valentine's Day this year"."""
+"""Holidays: the days one falls on, and the holiday a query names ("around Easter", "over
+Christmas 2023", "last Halloween", "on Valentine's Day this year")."""
 
 from __future__ import annotations
 
@@ -28,27 +28,44 @@ def _fixed(month: int, day: int) -> Callable[[int], date]:
     return lambda year: date(year, month, day)
 
 
-HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
-    (r"christmas eve", _fixed(12, 24)),
-    (r"(?:christmas|xmas)(?: day)?", _fixed(12, 25)),
-    (r"boxing day", _fixed(12, 26)),
-    (r"new year'?s eve", _fixed(12, 31)),
-    (r"new year'?s(?: day)?", _fixed(1, 1)),  # not "the new year", which may be any time
-    (r"valentine'?s(?: day)?", _fixed(2, 14)),
-    (r"(?:st\.? |saint )?patrick'?s day", _fixed(3, 17)),
-    (r"good friday", lambda year: easter(year) - timedelta(days=2)),
-    (r"easter(?: sunday| monday| weekend| holidays?)?", easter),
-    (r"(?:the )?fourth of july|july 4th|independence day", _fixed(7, 4)),
-    (r"halloween", _fixed(10, 31)),
-    (r"thanksgiving", _thanksgiving),
+@dataclass(frozen=True)
+class Holiday:
+    """A holiday: how it is said, its name and preposition in a date, its day in a year."""
+
+    pattern: str
+    name: str
+    prep: str  # "at Christmas 2024", "on Halloween 2024"
+    day: Callable[[int], date]
+
+
+HOLIDAYS = (
+    Holiday(r"christmas eve", "Christmas Eve", "on", _fixed(12, 24)),
+    Holiday(r"(?:christmas|xmas)(?: day)?", "Christmas", "at", _fixed(12, 25)),
+    Holiday(r"boxing day", "Boxing Day", "on", _fixed(12, 26)),
+    Holiday(r"new year'?s eve", "New Year's Eve", "on", _fixed(12, 31)),
+    # not "the new year", which may be any time
+    Holiday(r"new year'?s(?: day)?", "New Year's Day", "on", _fixed(1, 1)),
+    Holiday(r"valentine'?s(?: day)?", "Valentine's Day", "on", _fixed(2, 14)),
+    Holiday(r"(?:st\.? |saint )?patrick'?s day", "St Patrick's Day", "on", _fixed(3, 17)),
+    Holiday(r"good friday", "Good Friday", "on", lambda year: easter(year) - timedelta(days=2)),
+    Holiday(r"easter(?: sunday| monday| weekend| holidays?)?", "Easter", "at", easter),
+    Holiday(r"(?:the )?fourth of july|july 4th|independence day", "the Fourth of July", "on",
+            _fixed(7, 4)),
+    Holiday(r"halloween", "Halloween", "on", _fixed(10, 31)),
+    Holiday(r"thanksgiving", "Thanksgiving", "on", _thanksgiving),
 )
-_NAMES = "|".join(f"(?:{p})" for p, _ in HOLIDAYS)
+NAMES = "|".join(f"(?:{h.pattern})" for h in HOLIDAYS)  # any holiday, as a regex
 _HOLIDAY = re.compile(
-    rf"\b(?:(?P<which_one>last|this) )?(?P<name>{_NAMES})\b"
+    rf"\b(?:(?P<which_one>last|this) )?(?P<name>{NAMES})\b"
     r"(?:,? (?P<year>\d{4})\b| (?P<which>this|last) year\b)?",
     re.IGNORECASE,
 )
-_DAY_OF = tuple((re.compile(rf"^(?:{p})$", re.IGNORECASE), day) for p, day in HOLIDAYS)
+_EACH = tuple((re.compile(rf"^(?:{h.pattern})$", re.IGNORECASE), h) for h in HOLIDAYS)
+
+
+def holiday_named(words: str) -> Holiday:
+    """The holiday these words (a match of NAMES) name."""
+    return next(h for pattern, h in _EACH if pattern.match(words))
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,7 @@ def named_holiday(text: str, today: date | None = None) -> NamedHoliday | None:
     m = _HOLIDAY.search(text)
     if m is None:
         return None
-    day = next(d for pattern, d in _DAY_OF if pattern.match(m["name"]))
+    day = holiday_named(m["name"]).day
     year = int(m["year"]) if m["year"] and int(m["year"]) in YEARS else None
     if today is not None and m["which"]:
         year = today.year - (m["which"].lower() == "last")
