@@ -70,6 +70,16 @@ def test_librechat_markdown_export() -> None:
     assert {m.name for m in conv.messages if m.role == "assistant"} == {"GPT-4o"}
 
 
+def test_a_stray_fence_in_a_message_does_not_swallow_the_turns_after_it(tmp_path: Path) -> None:
+    text = (MARKDOWN / "librechat.md").read_text()
+    stray = text.replace("Can I grow tomatoes?", "Can I grow tomatoes? I typed ``` by mistake")
+    stray = stray.replace("My balcony", "```\nMy balcony", 1)  # opens a fence, never closed
+    path = tmp_path / "librechat-stray.md"
+    path.write_text(stray)
+    _, [conv] = read(path)
+    assert [m.role for m in conv.messages] == ["user", "assistant", "user", "user", "assistant"]
+
+
 def test_chatgpt_md_obsidian_note() -> None:
     fmt, [conv] = read(MARKDOWN / "chatgpt_md_note.md")
     assert fmt == "markdown" and conv.metadata["model"] == "gpt-4.1-mini"

@@ -11,8 +11,8 @@ from datetime import datetime
 from nemori_cli.importers import llm_logs
 from nemori_cli.importers.base import Sink, Turn, normalize_role
 from nemori_cli.importers.mdblocks import (
-    Fences,
     drop_exporter_notes,
+    outside_fences,
     own_time,
     split_front_matter,
 )
@@ -131,22 +131,8 @@ def _without_exporter_notes(turn: Turn) -> Turn:
 
 def _marks(lines: list[str], start: int) -> list[_Mark]:
     """Find every line outside code fences that could start a turn."""
-    marks: list[_Mark] = []
-    fences = Fences()
-    index = start
-    while index < len(lines):
-        line = lines[index]
-        if not fences.inside(line, index):
-            mark = _mark(line, index)
-            if mark is not None:
-                marks.append(mark)
-        index += 1
-        if index == len(lines) and fences.marker is not None:
-            # a fence that never closes was a stray ``` in a message: read on after it
-            index = fences.opened_at + 1
-            fences.reset()
-            marks = [m for m in marks if m.line < index]
-    return marks
+    found = (_mark(lines[i], i) for i in outside_fences(lines, start))
+    return [mark for mark in found if mark is not None]
 
 
 def _chosen(marks: list[_Mark]) -> list[_Mark]:

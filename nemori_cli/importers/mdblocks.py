@@ -47,6 +47,23 @@ class Fences:
         self.marker, self.opened_at = None, -1
 
 
+def outside_fences(lines: list[str], start: int = 0) -> list[int]:
+    """The indexes of the lines from `start` that are not code; a fence that never closes
+    was a stray ``` in a message, and the lines after it are read as text."""
+    found: list[int] = []
+    fences = Fences()
+    index = start
+    while index < len(lines):
+        if not fences.inside(lines[index], index):
+            found.append(index)
+        index += 1
+        if index == len(lines) and fences.marker is not None:
+            index = fences.opened_at + 1
+            fences.reset()
+            found = [i for i in found if i < index]
+    return found
+
+
 def split_front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
     """Return the front matter's scalar fields and the index of the first body line.
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from nemori_cli.importers.base import Turn, normalize_role
-from nemori_cli.importers.mdblocks import Fences
+from nemori_cli.importers.mdblocks import outside_fences
 
 # chatgpt-md separates messages with this rule and names the speaker on a `role::` line.
 _PLUGIN_RULE = re.compile(r'^\s*<hr class="__chatgpt_plugin">\s*$')
@@ -50,7 +50,7 @@ def read_layout(lines: list[str]) -> Layout | None:
 def obsidian_note(lines: list[str]) -> Layout | None:
     """chatgpt-md: messages between `<hr class="__chatgpt_plugin">` rules, each opened by a
     `### role::assistant` line (the first message, typed into the note, has none: the user's)."""
-    cuts = [i for i in _unfenced(lines) if _PLUGIN_RULE.match(lines[i])]
+    cuts = [i for i in outside_fences(lines) if _PLUGIN_RULE.match(lines[i])]
     if not cuts or not any(_ROLE_LINE.match(line) for line in lines):
         return None
     turns = []
@@ -81,7 +81,7 @@ def librechat_export(lines: list[str]) -> Layout | None:
     if "conversationId" not in fields:
         return None
     starts = [
-        i for i in _unfenced(lines, history + 1)
+        i for i in outside_fences(lines, history + 1)
         if _SENDER.match(lines[i]) and (i == history + 1 or not "".join(lines[i - 2 : i]).strip())
     ]
     turns: list[Turn] = []
@@ -108,7 +108,7 @@ def librechat_export(lines: list[str]) -> Layout | None:
 def numbered_chats(lines: list[str]) -> Layout | None:
     """AI Chat Exporter (ChatGPT, Gemini, Claude, Grok, Copilot): one `## chat-N` section per
     exchange, the prompt quoted with `> `, the answer after it."""
-    heads = [i for i in _unfenced(lines) if _CHAT_HEADING.match(lines[i])]
+    heads = [i for i in outside_fences(lines) if _CHAT_HEADING.match(lines[i])]
     if not heads or _CHAT_HEADING.match(lines[heads[0]]).group(1) != "1":  # type: ignore[union-attr]
         return None
     turns: list[Turn] = []
@@ -123,12 +123,6 @@ def numbered_chats(lines: list[str]) -> Layout | None:
         turns.append(Turn("user", "\n".join(trim(prompt))))
         turns.append(Turn("assistant", "\n".join(trim(section[quoted:]))))
     return Layout(turns)
-
-
-def _unfenced(lines: list[str], start: int = 0) -> list[int]:
-    """Indexes of the lines from `start` that are not inside fenced code."""
-    fences = Fences()
-    return [i for i in range(start, len(lines)) if not fences.inside(lines[i], i)]
 
 
 def trim(lines: list[str]) -> list[str]:
