@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.config import Settings, load_settings
+from nemori_cli.daterange import parse_today
 from nemori_cli.models import Episode, Fact, SearchHit
 from nemori_cli.parts import Parts
 from nemori_cli.progress import Progress
@@ -166,11 +167,12 @@ class Memory:
         conversation_id: str | None = None,
         category: str | None = None,
         include_superseded: bool = False,
-        today: date | datetime | None = None,
+        today: date | datetime | str | None = None,
     ) -> list[SearchHit]:
         """Return the k best episodes and facts for a query, hybrid-ranked.
 
-        `today` is the day the query is asked on (default: today), for "last week".
+        `today` is the day the query is asked on (default: today), for "last week"; a string
+        is read as `--today` reads it ("2023-05-30", "2023/05/30 (Tue) 23:40").
         """
         self.parts.prefetch_query(query, user)  # a cold model loads while search's modules do
         from nemori_cli.search.hybrid import search
@@ -185,7 +187,7 @@ class Memory:
             conversation_id=conversation_id,
             category=category,
             include_superseded=include_superseded,
-            today=today,
+            today=parse_today(today) if isinstance(today, str) else today,
         )
 
     def ask(
@@ -197,16 +199,17 @@ class Memory:
         since: datetime | None = None,
         until: datetime | None = None,
         user: str | None = None,
-        today: datetime | None = None,
+        today: datetime | str | None = None,
     ) -> AskResult:
         """Answer a question from memory, citing the memories used (offline: the evidence).
 
-        `today` is the date the question is asked on (default: now), for "how long ago".
+        `today` is the date the question is asked on (default: now), for "how long ago"; a
+        string is read as for search.
         """
         from nemori_cli.ops.ask import ask
         return ask(
             self.parts, question, budget=budget, kind=kind, since=since, until=until,
-            user=user, today=today,
+            user=user, today=parse_today(today) if isinstance(today, str) else today,
         )
 
     def episodes(self, *, user: str | None = None) -> list[Episode]:

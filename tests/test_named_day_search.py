@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from cli_runner import cli
 
+from nemori_cli.errors import UsageError
 from nemori_cli.memory import Memory
 from nemori_cli.pipeline.named_dates import named_span
 from nemori_cli.search.periods import query_period
@@ -102,6 +103,16 @@ def test_a_naive_datetime_from_the_python_api_is_read_as_utc(memory: Memory) -> 
     hits = memory.search("What movie did I watch on 3 March, 2024?", k=5,
                          since=datetime(2024, 3, 4), until=datetime(2024, 3, 4, 23, 59))
     assert [h.conversation_id for h in hits] == ["c63"]
+
+
+def test_the_day_asked_may_be_given_as_text(memory: Memory) -> None:
+    # a benchmark's question date as it is written ("2024/03/05 (Tue) 09:00")
+    asked = "What movie did I watch yesterday?"
+    for today in ("2024-03-05", "2024/03/05 (Tue) 09:00"):
+        assert "c63" in [h.conversation_id for h in memory.search(asked, k=5, today=today)]
+        assert "c63" in [h.conversation_id for h in memory.ask(asked, today=today).hits[:5]]
+    with pytest.raises(UsageError, match="--today"):
+        memory.search(asked, today="someday")
 
 
 def test_ask_reads_a_relative_day_against_the_day_it_is_asked(memory: Memory) -> None:
