@@ -1,8 +1,10 @@
-"""A question for a person's job, home, diet, hometown or age ("What do I do for a living?")
-is answered by the fact that sets it, the newest value first, though the question shares no
-word with it."""
+"""A question for a person's job, home, diet, hometown, age or partner ("What do I do for a
+living?") is answered by the fact that sets it, the newest value first, though the question
+shares no word with it."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from chat_sessions import START, exchange, ingested
@@ -36,6 +38,12 @@ HOME = ("residence",)
         ("Where did I used to live?", AttributeQuestion(HOME, None, True)),
         ("Where did I live growing up?", AttributeQuestion(HOME, None, True)),
         ("Where did I live in 2019?", AttributeQuestion(HOME, None, False, 2019)),
+        ("Who am I dating?", AttributeQuestion(("partner",), None, False)),
+        ("What's my wife's name?", AttributeQuestion(("partner",), None, False)),
+        ("Am I married?", AttributeQuestion(("partner",), None, False)),
+        ("Is Tom married?", AttributeQuestion(("partner",), "Tom", False)),
+        ("Who is my business partner?", None),
+        ("What does my wife's brother do?", None),
         # a job or a home mentioned, not asked for
         ("What did I say about my job interview?", None),
         ("Any tips for my job search?", None),
@@ -79,6 +87,10 @@ def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestio
         ("The user thinks Tom is from Texas and lives in Oregon.", None),
         ("The user is friends with Tom, who lives in Paris.", None),
         ("The user has a sister and she lives in Rome.", None),
+        ("The user's girlfriend Maya and the user went hiking.", ("partner", "maya")),
+        ("The user has been married to Sam since 2018.", ("partner", "sam")),
+        ("The user's sister's husband Tom is a chef.", None),
+        ("The user's business partner Mark quit.", None),
     ],
 )
 def test_what_value_a_fact_tells(content: str, value: tuple[str, str] | None) -> None:
@@ -155,3 +167,18 @@ def test_an_earlier_value_answers_a_question_for_it(mem: Memory) -> None:
     # the replaced fact stays out of a search that does not ask for an earlier value
     facts = mem.search("What's my job?", k=10, kind="fact")
     assert not any("teacher" in h.content for h in facts)
+
+
+def test_a_question_for_the_users_partner_finds_who_it_is(tmp_path: Path) -> None:
+    convs = [exchange(f"code{n}", n, f"how do i do a rolling average in pandas {n}", CODE_HELP)
+             for n in range(6)]
+    # the question's own words, said of other things
+    convs += [exchange(f"app{n}", 10 + n, f"I'm building a dating app: how should I model a "
+                       f"relationship between two users in SQL? Attempt {n}.",
+                       "Use a join table with both user ids.") for n in range(4)]
+    convs.append(exchange("maya", 7, "My girlfriend Maya and I want a quiet beach for a "
+                          "long weekend, any ideas?", "The Alentejo coast is quiet in May."))
+    mem = ingested(tmp_path, convs)
+    for question in ("Who am I dating?", "Am I in a relationship?"):
+        first = mem.search(question, k=5)[0]
+        assert first.kind == "fact" and "Maya" in first.content

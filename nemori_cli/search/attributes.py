@@ -1,10 +1,11 @@
-"""A question for a person's job, home, diet, hometown or age is answered by the fact that
-tells it.
+"""A question for a person's job, home, diet, hometown, age or partner is answered by the fact
+that tells it.
 
 "What do I do for a living?" shares no word and little meaning with "The user started a new
 job as a data analyst", so neither ranker finds that fact; the single-valued attributes that
 offline extraction reads (pipeline/facts.py `attribute`: residence, employer, occupation,
-diet; and here a hometown and an age, which no later fact replaces) are looked up instead,
+diet; and here a hometown, an age and a partner, which no later fact replaces) are looked up
+instead,
 the newest value first, or an earlier one when the question asks for it ("What was my
 previous job?").
 """
@@ -23,6 +24,7 @@ from nemori_cli.search.questions import AttributeQuestion
 
 _NOT_A_PLACE = "|".join(sorted(w.capitalize() for w in NOT_PLACES if w != "i"))
 _HOMETOWN = rf"(?!(?:The|{_NOT_A_PLACE})\b){PLACE}"  # not "is from Monday to Friday"
+_PARTNER = r"(?:boyfriend|girlfriend|partner|wife|husband|spouse|fianc[eé]e?)"
 # told once and true together ("grew up in Leeds", "is from Yorkshire"), so never superseding
 # one another: looked up only
 LOOKED_UP = {
@@ -39,9 +41,16 @@ LOOKED_UP = {
                    r"(?=[,.;!]|$| (?:and (?!\d)|now|last|this|next|today)\b)"),
         re.compile(r"\bis an? (?P<value>1[01]\d|\d{1,2})[- ]years?[- ]old\b"),
     ),
+    "partner": (  # "the user's girlfriend Maya", "has been married to Sam": whoever it is now
+        re.compile(rf"'s {_PARTNER},? (?P<value>[\w-]+)"),
+        re.compile(r"\b(?:got )?(?:married|engaged) to (?P<value>[\w-]+)"),
+        re.compile(r"\b(?:dating|seeing|going out with) (?P<value>[A-Z][\w-]+)"),
+    ),
 }
 WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",
-         "age": "old years year turned turning age birthday"}
+         "age": "old years year turned turning age birthday",
+         "partner": "boyfriend girlfriend partner wife husband spouse fiance fiancee married "
+                    "engaged dating"}
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 SHOWN = 2  # value facts put first: the current value, and the one it may be confused with
 # a fact that states the very attribute asked answers the question, in whatever words: its

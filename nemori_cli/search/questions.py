@@ -159,6 +159,17 @@ _LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:hometown|home town)\b",
         re.IGNORECASE,
     )),
+    (("partner",), re.compile(
+        rf"\bwho(?:'s| is| was)? {_WHOSE} (?:boyfriend|girlfriend|partner|wife|husband|spouse"
+        rf"|fianc[eé]e?)\b(?!'s)"
+        rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:boyfriend|girlfriend|partner|wife|husband|spouse"
+        rf"|fianc[eé]e?)'?s name\b"
+        rf"|\bwho (?:am|is|are|was|were) {_WHO} (?:married to|engaged to|dating|seeing"
+        rf"|going out with)\b"
+        rf"|^\W*(?:am|is) {_WHO} (?:married|engaged|single|in a relationship|seeing someone"
+        rf"|dating (?:someone|anyone))\W*$",
+        re.IGNORECASE,
+    )),
     (("age",), re.compile(
         rf"^\W*how old (?:am|is) {_WHO}(?: now)?\W*$"
         rf"|\bwhat(?:'s| is)? {_WHOSE} age\W*$",
