@@ -185,7 +185,8 @@ _PAST = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|(?<!how )old|used to|bef
 
 def asked_attribute(question: str) -> AttributeQuestion | None:
     """The attribute of a person a question asks for (a job, a home, a diet, a hometown, an
-    age), whether it asks for an earlier value, and for the value of which year; or None."""
+    age, a partner), whether it asks for an earlier value, and for the value of which year;
+    or None."""
     for names, pattern in (*_ASKED_ATTRIBUTES, *_LOOKED_UP):
         m = pattern.search(question)
         if m:
