@@ -91,6 +91,7 @@ def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestio
         ("The user has been married to Sam since 2018.", ("partner", "sam")),
         ("The user's sister's husband Tom is a chef.", None),
         ("The user's business partner Mark quit.", None),
+        ("The user is seeing Dr Lee about the knee.", None),
     ],
 )
 def test_what_value_a_fact_tells(content: str, value: tuple[str, str] | None) -> None:

@@ -44,7 +44,7 @@ LOOKED_UP = {
     "partner": (  # "the user's girlfriend Maya", "has been married to Sam": whoever it is now
         re.compile(rf"'s {_PARTNER},? (?P<value>[\w-]+)"),
         re.compile(r"\b(?:got )?(?:married|engaged) to (?P<value>[\w-]+)"),
-        re.compile(r"\b(?:dating|seeing|going out with) (?P<value>[A-Z][\w-]+)"),
+        re.compile(r"\b(?:dating|going out with) (?P<value>[A-Z][\w-]+)"),  # not "seeing Dr Lee"
     ),
 }
 WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",

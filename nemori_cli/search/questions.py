@@ -164,7 +164,7 @@ _LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         rf"|fianc[eé]e?)\b(?!'s)"
         rf"|\bwhat(?:'s| is| was)? {_WHOSE} (?:boyfriend|girlfriend|partner|wife|husband|spouse"
         rf"|fianc[eé]e?)'?s name\b"
-        rf"|\bwho (?:am|is|are|was|were) {_WHO} (?:married to|engaged to|dating|seeing"
+        rf"|\bwho (?:am|is|are|was|were) {_WHO} (?:married to|engaged to|dating"
         rf"|going out with)\b"
         rf"|^\W*(?:am|is) {_WHO} (?:married|engaged|single|in a relationship|seeing someone"
         rf"|dating (?:someone|anyone))\W*$",
