@@ -64,7 +64,7 @@ def _character(header: dict[str, Any], turns: list[Turn]) -> str | None:
     if named and named != _UNNAMED:
         return named
     speakers = dict.fromkeys(t.name for t in turns if t.role == "assistant" and t.name)
-    return ", ".join(n for n in speakers if n) or None
+    return ", ".join(speakers) or None
 
 
 def _is_message(record: Any) -> bool:

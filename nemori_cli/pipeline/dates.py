@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 from nemori_cli.pipeline.holidays import NAMES as HOLIDAY_NAMES
-from nemori_cli.pipeline.holidays import YEARS, holiday_named
+from nemori_cli.pipeline.holidays import YEARS, holiday_named, year_of
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
@@ -226,12 +226,7 @@ def _since(m: re.Match[str], ref: date) -> tuple[str, str] | None:
 def _holiday(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     """"last Christmas" -> "Christmas 2024": the one before, of, or after the message's year."""
     holiday = holiday_named(m["name"])
-    which = m["which"].lower()
-    year = ref.year
-    if which in ("last", "this past") and holiday.day(year) >= ref:
-        year -= 1
-    elif which == "next" and holiday.day(year) <= ref:
-        year += 1
+    year = year_of(holiday.day, m["which"], ref)
     return (f"{holiday.name} {year}", holiday.prep) if year in YEARS else None
 
 

@@ -99,6 +99,16 @@ def named_holiday(text: str, today: date | None = None) -> NamedHoliday | None:
     if today is not None and m["which"]:
         year = today.year - (m["which"].lower() == "last")
     elif today is not None and m["which_one"]:
-        this = m["which_one"].lower() == "this"
-        year = today.year if this or day(today.year) < today else today.year - 1
+        year = year_of(day, m["which_one"], today)
     return NamedHoliday(day, year)
+
+
+def year_of(day: Callable[[int], date], which: str, ref: date) -> int:
+    """The year of the holiday "last" (or "this past"), "next" or "this" names, said on ref:
+    the latest before ref, the first after it, or ref's own."""
+    which = which.lower()
+    if which in ("last", "this past"):
+        return ref.year if day(ref.year) < ref else ref.year - 1
+    if which == "next":
+        return ref.year if day(ref.year) > ref else ref.year + 1
+    return ref.year
