@@ -246,6 +246,23 @@ def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) ->
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I get really seasick on ferries.", "The user gets seasick on ferries."),
+        ("My doctor says I am prediabetic.", "The user's doctor says the user is prediabetic."),
+        ("I have a slipped disc, so nothing heavy please.",
+         "The user has a slipped disc, so nothing heavy please."),
+        ("I suffer from migraines when I stare at screens too long.",
+         "The user suffers from migraines when the user stares at screens too long."),
+        ("I tore my meniscus playing padel.", "The user tore their meniscus playing padel."),
+    ],
+)
+def test_a_health_condition_told_in_passing_is_a_profile_fact(text: str, fact: str) -> None:
+    # advice on food, exercise or travel must respect it, whatever the question's words
+    assert [(s.content, s.category) for s in said_to_assistant(text)] == [(fact, "user_profile")]
+
+
+@pytest.mark.parametrize(
     "text", ["Love the blue vase in the pic!", "Took me a while to find the setting."]
 )
 def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:

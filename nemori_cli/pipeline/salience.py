@@ -53,6 +53,15 @@ _INTENT = re.compile(
     r"|i might|i may)\b",
     re.IGNORECASE,
 )
+# a lasting condition of the body, which advice on food, exercise or travel must respect
+# ("I get horribly motion sick", "a herniated disc at L5-S1", "the doc says I'm prediabetic")
+HEALTH = (
+    r"prediabet\w*|herniat\w*|(?:slipped|bulging) discs?|sciatica|meniscus|arthritis"
+    r"|migraines?|(?:motion|travel|car|sea|air)[- ]?sick\w*|blood pressure|cholesterol"
+    r"|hypertension|insomnia|anxiety|depression|ibs|crohn'?s|epilep\w*|eczema|psoriasis"
+    r"|(?:bad|weak|dodgy|torn|broken) (?:back|knees?|hips?|shoulders?|ankles?|wrists?)"
+    r"|back (?:pain|problems?|issues?)|chronic \w+|(?:doc|doctor|gp|physio) (?:told|said|says)"
+)
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
@@ -61,6 +70,7 @@ _PROFILE = re.compile(
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|co?eliac|colou?r[- ]?blind|deaf|dyslexi\w*|adhd|autis\w*|disabilit\w*|disabled"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
+    rf"|{HEALTH}"
     r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
     r"|obsessed with|(?:i'm|i am) looking for|years of experience"
