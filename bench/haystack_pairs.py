@@ -7,14 +7,15 @@ LongMemEval's temporal questions often span two events told in two sessions ("Ho
 days passed between X and Y?", "Which did I do first, X or Y?"), and session recall counts
 both. These are made from the haystack's own first-person questions (bench/haystack_questions.py):
 for each user, the "When did I ...?" questions whose evidence is one session each, paired
-first half with second half, each pair asked three ways ("Which did I do first, go to the
+first half with second half, each pair asked four ways ("Which did I do first, go to the
 support group or give a speech?", "How many days passed between going to the support group
 and giving a speech?", "How many days before giving a speech did I go to the support
-group?"), and thirds as three ("In what order did I do these: X, Y, and Z?"); the evidence
-is the questions' turns together. The haystack and its cached
-store are bench/assistant_haystack.py's. nemori is scored as shipped and without the event
-lists (search/hybrid.py PART_LISTS), next to raw turns ranked by bm25s, the embedder and RRF of
-both. Samples 0-4 tune, 5-9 are held out.
+group?", "Did I go to the support group before or after giving a speech?"), and thirds
+as three ("In what order did I do these: X, Y, and Z?"); the evidence is the questions'
+turns together. The haystack and its cached store are bench/assistant_haystack.py's.
+nemori is scored as shipped and without the event lists (search/hybrid.py PART_LISTS), next
+to raw turns ranked by bm25s, the embedder and RRF of both. Samples 0-4 tune, 5-9 are held
+out.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def pair_questions(samples: list[dict[str, Any]], chosen: list[int]) -> list[ev.
         for (qa, a), (qb, b) in zip(items[:half], items[half:2 * half], strict=True):
             for asked in (f"Which did I do first, {a} or {b}?",
                           f"How many days passed between {gerund(a)} and {gerund(b)}?",
-                          f"How many days before {gerund(b)} did I {a}?"):
+                          f"How many days before {gerund(b)} did I {a}?",
+                          f"Did I {a} before or after {gerund(b)}?"):
                 out.append(ev.Question(sample, qa.user, 2, asked, "", qa.evidence | qb.evidence))
         for (qa, a), (qb, b), (qc, c) in zip(items[:third], items[third:2 * third],
                                              items[2 * third:3 * third], strict=True):
@@ -134,7 +136,7 @@ def markdown(results: dict[str, Any]) -> str:
         f"`{COMMAND}` (`--no-write` leaves this file alone) asks the haystack above questions",
         "that span two events the user told in two sessions, as LongMemEval's temporal",
         "questions do, made from the haystack's own \"When did I ...?\" questions of one",
-        "session each, paired within a user and asked three ways, and in threes (for example",
+        "session each, paired within a user and asked four ways, and in threes (for example",
         "\"" + results["examples"][0] + "\"); the evidence is every event's turns, so sess@5",
         "is 1 only when all are among the first five. For such a question nemori also searches",
         "episodes for each event alone (`search/questions.py question_parts`) and puts each",

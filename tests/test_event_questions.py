@@ -1,6 +1,6 @@
 """A question spanning two events ("How many days passed between X and Y?", "Which did I do
-first, X or Y?") finds both sessions, though the question as a whole matches one best
-(bench/haystack_pairs.py)."""
+first, X or Y?", "Did I X before or after Y?") finds both sessions, though the question as
+a whole matches one best (bench/haystack_pairs.py)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,9 @@ RUNNING_TIPS = (
     ("question", "parts"),
     [
         (QUESTION, ["my pottery workshop", "running my first 10k race"]),
+        ("Did I adopt the cat before or after moving to Leeds?",
+         ["adopt the cat", "moving to Leeds"]),
+        ("Was my trip to Rome before the wedding?", ["my trip to Rome", "the wedding"]),
         ("Which did I do first, adopt the cat or move to Leeds?",
          ["adopt the cat", "move to Leeds"]),
         ("Which event did I attend first: the jazz night or the book fair?",
@@ -44,6 +47,8 @@ RUNNING_TIPS = (
         ("What is the difference between a tax credit and a tax deduction?", []),
         ("Would that be my kind of thing, or what could I suggest instead?", []),
         ("Did I go to Rome or Paris?", []),
+        ("Did I go to the gym after work?", []),
+        ("Have I been to Spain before?", []),
         ("Which of my pets, the cat or the dog, is older?", []),
     ],
 )

@@ -74,12 +74,15 @@ def asks_advice(question: str) -> bool:
 
 
 # "How many days passed between X and Y?", "Which did I do first, X or Y?", "How many days
-# before X did I Y?", "In what order did I do these: X, Y and Z?": events each told in its own
-# session, and each must be found
+# before X did I Y?", "Did I X before or after Y?", "In what order did I do these: X, Y and
+# Z?": events each told in its own session, and each must be found
 _BETWEEN = re.compile(r"^\W*how (?:many|long|much)\b.*?\bbetween (?P<a>.+?) and (?P<b>.+?)\W*$",
                       re.IGNORECASE)
 _BEFORE = re.compile(r"^\W*how (?:many|long|much)\b.*?\b(?:before|after) (?P<a>.+?) "
                      r"(?:did|do|had|have|was|were) (?:I|we) (?P<b>.+?)\W*$", re.IGNORECASE)
+_BEFORE_OR_AFTER = re.compile(r"^\W*(?:did|do|have|had|was|were) (?:I |we )?(?P<a>.+?),? "
+                              r"(?:before|after)(?: or (?:before|after))? (?P<b>.+?)\W*$",
+                              re.IGNORECASE)
 _LISTED = re.compile(r"^\W*(?:which|who|what|in what order|order)\b[^,:]*[,:] (?P<list>.+?)\W*$",
                      re.IGNORECASE)
 _LIST_BREAK = re.compile(r",? (?:and|or) (?=[^,]*$)|, ", re.IGNORECASE)
@@ -90,7 +93,7 @@ MIN_PART_WORDS = 2
 def question_parts(question: str) -> list[str]:
     """The events a question compares or spans ("between my trip to Rome and the wedding"),
     or none."""
-    for pattern in (_BETWEEN, _BEFORE):
+    for pattern in (_BETWEEN, _BEFORE, _BEFORE_OR_AFTER):
         m = pattern.search(question)
         if m and all(len(m[p].split()) >= MIN_PART_WORDS for p in ("a", "b")):
             return [m["a"], m["b"]]
