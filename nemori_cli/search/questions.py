@@ -80,6 +80,12 @@ _BETWEEN = re.compile(r"^\W*how (?:many|long|much)\b.*?\bbetween (?P<a>.+?) and 
                       re.IGNORECASE)
 _BEFORE = re.compile(r"^\W*how (?:many|long|much)\b.*?\b(?:before|after) (?P<a>.+?) "
                      r"(?:did|do|had|have|was|were) (?:I|we) (?P<b>.+?)\W*$", re.IGNORECASE)
+# "How many weeks had passed since I recovered from the flu when I went jogging?", "How long
+# had I been using my binoculars when I saw the goldfinches?"
+_SINCE_WHEN = re.compile(r"^\W*how (?:many|long|much)\b.*?\bsince (?P<a>.+?),? when (?P<b>.+?)\W*$",
+                         re.IGNORECASE)
+_BEEN_WHEN = re.compile(r"^\W*how (?:many \w+|long|much time) (?:have|had|has) (?:I|we) been "
+                        r"(?P<a>.+?),? when (?P<b>.+?)\W*$", re.IGNORECASE)
 _BEFORE_OR_AFTER = re.compile(r"^\W*(?:did|do|have|had|was|were) (?:I |we )?(?P<a>.+?),? "
                               r"(?:before|after)(?: or (?:before|after))? (?P<b>.+?)\W*$",
                               re.IGNORECASE)
@@ -93,7 +99,7 @@ MIN_PART_WORDS = 2
 def question_parts(question: str) -> list[str]:
     """The events a question compares or spans ("between my trip to Rome and the wedding"),
     or none."""
-    for pattern in (_BETWEEN, _BEFORE, _BEFORE_OR_AFTER):
+    for pattern in (_BETWEEN, _BEFORE, _SINCE_WHEN, _BEEN_WHEN, _BEFORE_OR_AFTER):
         m = pattern.search(question)
         if m and all(len(m[p].split()) >= MIN_PART_WORDS for p in ("a", "b")):
             return [m["a"], m["b"]]
