@@ -16,13 +16,16 @@ from nemori_cli.importers import (
     gemini,
     gemini_html,
     grok,
+    jan,
     librechat,
     llm_db,
+    lmstudio,
     markdown,
     nemori,
     openai,
     openwebui,
     sillytavern,
+    textgen,
 )
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.payload import Payload
@@ -30,14 +33,14 @@ from nemori_cli.models import Conversation
 
 _MODULES = (
     nemori, openai, markdown, llm_db, chatgpt, claude, sillytavern, openwebui,
-    gemini, aistudio, grok, deepseek, librechat, chatbotui,
+    gemini, aistudio, grok, deepseek, librechat, chatbotui, jan, textgen, lmstudio,
 )
 # Most specific first: archive layouts, then the generic message lists. DeepSeek before ChatGPT
 # (both have a `mapping`); Grok, LibreChat and chatbot-ui before nemori's own `conversations` and
-# `messages` layouts.
+# `messages` layouts; Jan's message lines before SillyTavern's and the OpenAI-style lines.
 _JSON_ORDER = (
-    gemini, aistudio, grok, deepseek, chatgpt, claude, librechat, chatbotui, openwebui,
-    sillytavern, openai, nemori,
+    gemini, aistudio, grok, deepseek, chatgpt, claude, librechat, chatbotui, jan, textgen,
+    lmstudio, openwebui, sillytavern, openai, nemori,
 )
 # Formats whose array items are chats, so the array's length is the number of conversations.
 _CONVERSATION_RECORDS = (chatgpt, claude, openwebui, deepseek, librechat)
@@ -47,6 +50,8 @@ _ALIASES = {
     "open-webui": "openwebui", "silly-tavern": "sillytavern", "takeout": "gemini",
     "google-takeout": "gemini", "ai-studio": "aistudio", "google-ai-studio": "aistudio",
     "xai": "grok", "chatbot-ui": "chatbotui", "llm-db": "llmdb", "llm": "llmdb",
+    "jan.ai": "jan", "text-generation-webui": "textgen", "oobabooga": "textgen",
+    "lm-studio": "lmstudio",
 }
 TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 FORMATS: dict[str, str] = {m.NAME: m.DESCRIPTION for m in _MODULES}

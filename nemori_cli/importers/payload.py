@@ -57,6 +57,7 @@ class JsonDoc:
     count: int  # number of records
     head: list[Any]  # the first records, parsed, for recognising the layout
     records: Callable[[], Iterator[Any]]  # every record; a malformed one comes as a BadRecord
+    source: str = ""  # the input's path ("-" for stdin, "<zip>:<member>" inside an archive)
 
 
 class Payload:
@@ -152,6 +153,11 @@ class Payload:
 
     def json(self) -> JsonDoc:
         """Parse as JSON or JSONL; raise ValueError with the parser's message when neither."""
+        doc = self._parse_json()
+        doc.source = self.path  # readers whose format keeps facts in the file's name
+        return doc
+
+    def _parse_json(self) -> JsonDoc:
         start = self.body_start()
         bom = 3 if bytes(self.data[:3]) == _BOM else 0
         if self.ext in (".jsonl", ".ndjson"):

@@ -27,6 +27,7 @@ COMPANIONS = frozenset({
     "export_manifest.json", "user_settings.json", "ads.json",
     "conversation_asset_file_names.json", "library_files.json",
     "prod-mc-auth-mgmt-api.json", "prod-mc-billing.json",
+    "thread.json",  # Jan's thread title and settings, read beside its messages.jsonl
 })
 
 
