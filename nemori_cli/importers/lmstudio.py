@@ -12,7 +12,7 @@ from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation
 
 NAME = "lmstudio"
-DESCRIPTION = "LM Studio conversation (*.conversation.json; the selected version of each message)"
+DESCRIPTION = "LM Studio conversation (*.conversation.json, selected versions)"
 INPUT = "json"
 
 _SUFFIXES = (".conversation.json", ".json")
