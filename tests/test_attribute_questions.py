@@ -1,5 +1,5 @@
-"""A question for a person's job, home, diet, hometown, age or partner ("What do I do for a
-living?") is answered by the fact that sets it, the newest value first, though the question
+"""A question for a person's job, home, diet, allergies, hometown, age or partner ("What do I
+do for a living?") is answered by the fact that sets it, the newest value first, though the question
 shares no word with it."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from nemori_cli.search.questions import AttributeQuestion, asked_attribute
 
 JOB = ("occupation", "employer")
 HOME = ("residence",)
+FOOD = ("diet", "allergy")
 
 
 @pytest.mark.parametrize(
@@ -42,7 +43,14 @@ HOME = ("residence",)
         ("What's my wife's name?", AttributeQuestion(("partner",), None, False)),
         ("Am I married?", AttributeQuestion(("partner",), None, False)),
         ("Is Tom married?", AttributeQuestion(("partner",), "Tom", False)),
+        ("What food do I avoid?", AttributeQuestion(FOOD, None, False)),
+        ("What can't I eat?", AttributeQuestion(FOOD, None, False)),
+        ("Do I have any food allergies?", AttributeQuestion(FOOD, None, False)),
+        ("What are my dietary restrictions?", AttributeQuestion(FOOD, None, False)),
+        ("What is Joanna allergic to?", AttributeQuestion(FOOD, "Joanna", False)),
         ("Who is my business partner?", None),
+        ("What did I eat yesterday?", None),
+        ("What should I eat tonight?", None),
         ("What does my wife's brother do?", None),
         # a job or a home mentioned, not asked for
         ("What did I say about my job interview?", None),
@@ -92,6 +100,12 @@ def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestio
         ("The user's sister's husband Tom is a chef.", None),
         ("The user's business partner Mark quit.", None),
         ("The user is seeing Dr Lee about the knee.", None),
+        ("The user is vegetarian and the user is allergic to peanuts.", ("diet", "vegetarian")),
+        ("The user is allergic to peanuts, so no satay.", ("allergy", "peanuts")),
+        ("The user has a shellfish allergy.", ("allergy", "shellfish")),
+        ("The user can't eat gluten anymore.", ("allergy", "gluten")),
+        ("The user's son is allergic to eggs.", None),
+        ("The user can't eat another bite.", None),
     ],
 )
 def test_what_value_a_fact_tells(content: str, value: tuple[str, str] | None) -> None:
@@ -183,3 +197,17 @@ def test_a_question_for_the_users_partner_finds_who_it_is(tmp_path: Path) -> Non
     for question in ("Who am I dating?", "Am I in a relationship?"):
         first = mem.search(question, k=5)[0]
         assert first.kind == "fact" and "Maya" in first.content
+
+
+def test_a_question_for_what_the_user_cannot_eat_finds_the_allergy(tmp_path: Path) -> None:
+    convs = [exchange(f"code{n}", n, f"how do i do a rolling average in pandas {n}", CODE_HELP)
+             for n in range(6)]
+    # the question's own words, said of other things
+    convs += [exchange(f"food{n}", 10 + n, f"Which food trucks should a festival avoid booking? "
+                       f"Asking for the street fair, take {n}.",
+                       "Avoid trucks without a permit; food safety first.") for n in range(4)]
+    convs.append(exchange("nuts", 7, "Planning a dinner party on Saturday. I'm allergic to "
+                          "peanuts, so nothing with satay please.", "A mushroom risotto works."))
+    mem = ingested(tmp_path, convs)
+    first = mem.search("What food do I avoid?", k=5)[0]
+    assert first.kind == "fact" and "allergic to peanuts" in first.content

@@ -1,10 +1,11 @@
-"""A question for a person's job, home, diet, hometown, age or partner is answered by the fact
-that tells it.
+"""A question for a person's job, home, diet, allergies, hometown, age or partner is answered
+by the fact that tells it.
 
 "What do I do for a living?" shares no word and little meaning with "The user started a new
 job as a data analyst", so neither ranker finds that fact; the single-valued attributes that
 offline extraction reads (pipeline/facts.py `attribute`: residence, employer, occupation,
-diet; and here a hometown, an age and a partner, which no later fact replaces) are looked up
+diet; and here a hometown, an age, a partner and allergies, which no later fact replaces) are
+looked up
 instead,
 the newest value first, or an earlier one when the question asks for it ("What was my
 previous job?").
@@ -41,6 +42,15 @@ LOOKED_UP = {
                    r"(?=[,.;!]|$| (?:and (?!\d)|now|last|this|next|today)\b)"),
         re.compile(r"\bis an? (?P<value>1[01]\d|\d{1,2})[- ]years?[- ]old\b"),
     ),
+    "allergy": (  # "is allergic to peanuts", "has a shellfish allergy", "can't eat gluten"
+        re.compile(r"\b(?:allergic|intolerant) to (?P<value>[\w-]+)"),
+        re.compile(r"\b(?:has|have) an? (?P<value>[\w-]+) (?:allergy|intolerance)\b"),
+        re.compile(r"\b(?P<value>lactose|gluten|dairy)[- ]intolerant\b"),
+        re.compile(r"\b(?:can't|cannot|can not|doesn't|does not|won't|never) eats? (?:any )?"
+                   r"(?!(?:a|an|another|the|this|that|it|anything|much|more|enough|yet|now|out"
+                   r"|here|there|before|after|until|at|in|on|with|since|when|while)\b)"
+                   r"(?P<value>[\w-]+)"),
+    ),
     "partner": (  # "the user's girlfriend Maya", "has been married to Sam": whoever it is now
         re.compile(rf"'s {_PARTNER},? (?P<value>[\w-]+)"),
         re.compile(r"\b(?:got )?(?:married|engaged) to (?P<value>[\w-]+)"),
@@ -49,6 +59,7 @@ LOOKED_UP = {
 }
 WORDS = {**ATTRIBUTE_WORDS, "hometown": "grew grow born raised originally hometown",
          "age": "old years year turned turning age birthday",
+         "allergy": "allergic allergy allergies intolerant intolerance eat",
          "partner": "boyfriend girlfriend partner wife husband spouse fiance fiancee married "
                     "engaged dating"}
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")

@@ -179,6 +179,17 @@ _LOOKED_UP: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         rf"|dating (?:someone|anyone))\W*$",
         re.IGNORECASE,
     )),
+    (("diet", "allergy"), re.compile(  # what a person cannot or will not eat
+        rf"\bwhat (?:foods?|things|dishes|ingredients) (?:do|does|should|must) {_WHO} (?:avoid"
+        rf"|not eat|stay away from)\b"
+        rf"|\bwhat (?:can't|cannot|can not|don't|do not|doesn't|does not|won't) {_WHO} eat\b"
+        rf"|\bwhat (?:am|is|are) {_WHO} allergic to\b|^\W*(?:am|is) {_WHO} allergic to\b"
+        rf"|\b(?:do|does) {_WHO} have (?:any )?(?:food )?(?:allerg(?:y|ies)|intolerances?"
+        rf"|dietary (?:restrictions|requirements|needs))\b"
+        rf"|\bwhat(?:'s| is| are)? {_WHOSE} (?:food )?(?:allerg(?:y|ies)|intolerances?"
+        rf"|dietary (?:restrictions|requirements|needs))\b",
+        re.IGNORECASE,
+    )),
     (("age",), re.compile(
         rf"^\W*how old (?:am|is) {_WHO}(?: now)?\W*$"
         rf"|\bwhat(?:'s| is)? {_WHOSE} age\W*$",
