@@ -62,6 +62,10 @@ def test_a_self_statement_after_a_request_is_kept() -> None:
         ("Keep in mind I have two kids under five.", ["The user has two kids under five."]),
         ("FYI I'm lactose intolerant.", ["The user is lactose intolerant."]),
         ("Remember the formula we used and apply it to these numbers.", []),
+        ("Can you find me a hotel in Porto? Also, remind me that I'm allergic to cats.",
+         ["The user is allergic to cats."]),
+        ("Oh, and keep in mind I'm vegan.", ["The user is vegan."]),
+        ("Please remind me to buy milk.", []),
     ],
 )
 def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[str]) -> None:

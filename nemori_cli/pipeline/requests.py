@@ -39,10 +39,11 @@ _WANT_WORK = re.compile(
     r"(?:ideas|tips|suggestions|help|advice|recommendations|examples|options)\b",
     re.IGNORECASE,
 )
-# "Please remember that I'm vegetarian", "Keep in mind my budget is $500": what follows is
-# the statement the speaker wants kept
+# "Please remember that I'm vegetarian", "Keep in mind my budget is $500", "Also, remind me
+# that I'm allergic to cats": what follows is the statement the speaker wants kept
 _KEEP = re.compile(
-    r"^(?:please |pls )?(?:remember|note|keep in mind|bear in mind|don't forget|do not forget)"
+    r"^(?:(?:also|and|oh|btw|by the way|one more thing)[,:]? ){0,2}(?:please |pls )?"
+    r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|remind me)"
     r"(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our)\b)",
     re.IGNORECASE,
 )
