@@ -100,6 +100,13 @@ def test_what_a_question_asks_of_a_person(question: str, asked: AttributeQuestio
         ("The user's sister's husband Tom is a chef.", None),
         ("The user's business partner Mark quit.", None),
         ("The user is seeing Dr Lee about the knee.", None),
+        # a writer who types in lowercase names places and employers so
+        ("The user just moved to lisbon last month.", ("residence", "lisbon")),
+        ("The user works at kinetic health, a health-tech company.",
+         ("employer", "kinetic health")),
+        ("The user lives in fear of spiders.", None),
+        ("The user works at a startup.", None),
+        ("The user's sister lives in lyon.", None),
         ("The user is vegetarian and the user is allergic to peanuts.", ("diet", "vegetarian")),
         ("The user is allergic to peanuts, so no satay.", ("allergy", "peanuts")),
         ("The user has a shellfish allergy.", ("allergy", "shellfish")),
@@ -211,3 +218,17 @@ def test_a_question_for_what_the_user_cannot_eat_finds_the_allergy(tmp_path: Pat
     mem = ingested(tmp_path, convs)
     first = mem.search("What food do I avoid?", k=5)[0]
     assert first.kind == "fact" and "allergic to peanuts" in first.content
+
+
+def test_a_lowercase_writers_move_replaces_the_old_home(tmp_path: Path) -> None:
+    convs = [exchange(f"code{n}", n, f"how do i do a rolling average in pandas {n}", CODE_HELP)
+             for n in range(4)]
+    convs.append(exchange("valencia", 5, "i live in valencia and the summers are brutal, how do "
+                          "i keep a flat cool without ac?", "Shade the windows by day."))
+    convs.append(exchange("lisbon", 30, "ok big news, we moved to lisbon last month. what "
+                          "paperwork do i need for a tax number?", "Go to a Financas office."))
+    mem = ingested(tmp_path, convs)
+    first = mem.search("Where do I live?", k=5)[0]
+    assert first.kind == "fact" and "lisbon" in first.content
+    facts = [h.content for h in mem.search("Where do I live?", k=10, kind="fact")]
+    assert not any("valencia" in c for c in facts)  # replaced: kept, but not shown

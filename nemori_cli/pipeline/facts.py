@@ -269,6 +269,29 @@ ATTRIBUTES = {
                    r"|pescatarian|flexitarian|keto|paleo|carnivore)\b"),
     ),
 }
+# A writer who types in lowercase ("i just moved to lisbon", "i work at kinetic health now")
+# names a home or an employer without a capital: read so only in a fact with no capital after
+# its first letter, and only a name of up to three words that a time, a clause or the
+# sentence ends ("lives in fear of spiders" names no home).
+_CLAUSE_END = (r"(?:now|last|this|next|since|for|and|but|so|because|with|after|before|until"
+               r"|in|on|at|from|to|as|about|again|today|yesterday|recently|soon|then|too"
+               r"|though|anymore|already)")
+_NOT_NAMED = (r"(?:a|an|the|my|our|his|her|their|your|this|that|these|those|home|work|school"
+              r"|night|nights|weekends?|least|first|last|all|it|fear|peace|denial|hope|bed|town"
+              r"|one|some|any|what|which|where|here|there|shifts?|remote|remotely|full|part"
+              r"|myself|themself|themselves|free|hours|money|food|me|them|us)")
+_LOWER_NAME = (rf"(?P<value>(?!{_NOT_NAMED}\b)[a-z][\w&-]*(?: (?!{_CLAUSE_END}\b)[a-z][\w&-]*)"
+               rf"{{0,2}})(?=[,.;:!?)]|$| {_CLAUSE_END}\b)")
+LOWERCASE = {
+    "residence": (
+        re.compile(rf"\b(?:lives|living|live|is based|settled) in {_LOWER_NAME}"),
+        re.compile(rf"\b(?:moved|relocated) to {_LOWER_NAME}"),
+    ),
+    "employer": (
+        re.compile(rf"\b(?:works|working|work|started|joined|is employed) (?:at|for) "
+                   rf"{_LOWER_NAME}"),
+    ),
+}
 # words a statement of each attribute has: a lexical query finds the facts that may set one
 ATTRIBUTE_WORDS = {
     "residence": "live lives living based settled moved relocated",
@@ -301,8 +324,9 @@ def attribute(fact: Fact, table: Patterns | None = None) -> tuple[str, str] | No
         r"|currently|recently|just|finally|has|had|is|been))*\s*$",
         re.IGNORECASE,
     )
+    lowercase = not re.search(r"[A-Z]", fact.content[1:])
     for name, patterns in (ATTRIBUTES if table is None else table).items():
-        for pattern in patterns:
+        for pattern in (*patterns, *LOWERCASE.get(name, ())) if lowercase else patterns:
             m = pattern.search(fact.content)
             # about the speaker ("the user lives", not "the user's sister lives"), and done
             if m and subject.search(fact.content[: m.start()]) and not _NOT_YET.search(
