@@ -76,11 +76,13 @@ def test_jsonl_export_is_a_header_then_one_record_a_line(
     assert code == 0
     lines = [json.loads(x) for x in out.splitlines()]
     header = lines[0]
-    assert header["nemori_export"] == 1 and header["user"] == "me"
+    assert header["nemori_export"] == 2 and header["user"] == "me"
     assert header["embed_model"] and header["exported_at"]
     episodes, facts = records(source)
-    assert [x["type"] for x in lines[1:]] == ["episode"] * len(episodes) + ["fact"] * len(facts)
-    assert [x["id"] for x in lines[1:]] == [r["id"] for r in episodes + facts]
+    kinds = ["episode"] * len(episodes) + ["fact"] * len(facts)
+    assert [x["type"] for x in lines[1:]] == kinds + ["ingested"] * header["ingested"]
+    assert [x["id"] for x in lines[1 : len(kinds) + 1]] == [r["id"] for r in episodes + facts]
+    assert header["ingested"] == len(Memory.open(data_dir=source).parts.repo().import_log())
 
 
 def test_markdown_export_is_readable(source: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -141,3 +143,64 @@ def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, _, err = cli("--data-dir", str(tmp_path), "export", "--format", "xml")
     assert code == 2 and "xml" in err
     assert not list(tmp_path.iterdir())
+
+
+def _deleted_then_exported(data: Path, fmt: str, out: Path) -> str:
+    """Ingest sample_chats/, delete one episode (a private chat), export; return its id."""
+    memory = Memory.open(data_dir=data)
+    memory.ingest([str(SAMPLE_CHATS)])
+    gone = next(e for e in memory.episodes() if "Lisbon" in e.title)
+    memory.delete_episodes([gone.id])
+    out.write_text("".join(memory.export(format=fmt)), encoding="utf-8")
+    return gone.id
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json"])
+def test_a_deleted_chat_stays_deleted_in_a_store_restored_from_an_export(
+    fmt: str, tmp_path: Path
+) -> None:
+    dump = tmp_path / f"export.{fmt}"
+    gone = _deleted_then_exported(tmp_path / "original", fmt, dump)
+    original = Memory.open(data_dir=tmp_path / "original")
+    again = original.ingest([str(SAMPLE_CHATS)])
+    assert (again.conversations, again.episodes, again.facts) == (0, 0, 0)
+
+    restored = Memory.open(data_dir=tmp_path / "restored")
+    restored.ingest([str(dump)])
+    summary = restored.ingest([str(SAMPLE_CHATS)])
+    assert (summary.conversations, summary.messages, summary.episodes, summary.facts) == (
+        0, 0, 0, 0
+    )
+    assert gone not in {e.id for e in restored.episodes()}
+    assert records(tmp_path / "restored") == records(tmp_path / "original")
+    assert [w for _, w in summary.skipped] == [w for _, w in again.skipped]
+
+
+def test_an_export_without_an_import_log_still_restores(tmp_path: Path) -> None:
+    """A version 1 export (before the import log) restores its records as before."""
+    dump = tmp_path / "export.jsonl"
+    _deleted_then_exported(tmp_path / "original", "jsonl", dump)
+    lines = [json.loads(x) for x in dump.read_text(encoding="utf-8").splitlines()]
+    header = {k: v for k, v in lines[0].items() if k != "ingested"} | {"nemori_export": 1}
+    old = [header] + [x for x in lines[1:] if x["type"] != "ingested"]
+    dump.write_text("".join(json.dumps(x) + "\n" for x in old), encoding="utf-8")
+    restored = Memory.open(data_dir=tmp_path / "restored")
+    summary = restored.ingest([str(dump)])
+    assert not summary.failed and summary.episodes == len(old) - 1 - summary.facts
+    assert records(tmp_path / "restored") == records(tmp_path / "original")
+    again = restored.ingest([str(SAMPLE_CHATS)])  # what the log kept out comes back
+    assert again.conversations == 1 and not again.failed
+
+
+def test_a_bad_import_log_entry_is_refused_in_one_line(tmp_path: Path) -> None:
+    dump = tmp_path / "export.jsonl"
+    _deleted_then_exported(tmp_path / "original", "jsonl", dump)
+    chat = '"type":"ingested","kind":"conversation"'
+    lines = dump.read_text(encoding="utf-8").splitlines(keepends=True)
+    bad = [x.replace('"message_ids":[', '"message_ids":[1,') if chat in x else x for x in lines]
+    dump.write_text("".join(bad), encoding="utf-8")
+    restored = Memory.open(data_dir=tmp_path / "restored")
+    summary = restored.ingest([str(dump)])
+    (failed,) = summary.failed
+    assert "invalid ingested" in failed[1] and "\n" not in failed[1]
+    assert restored.users() == []

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from cli_runner import SAMPLE_CHATS, cli
 from fake_llm_server import FakeLLMServer, chat
 
@@ -64,3 +65,24 @@ def test_the_summary_table_names_llm_and_fallback_episodes(data_dir: Path) -> No
     assert code == 0, err
     assert "episodes made by the LLM" in out and "episodes made offline after the LLM" in out
     assert "episodes cut offline (segmentation failed)" in out
+
+
+def test_backfill_without_an_api_key_says_why_once_and_keeps_the_offline_fact(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # never a real provider
+    code, _, err = cli("remember", "I bought a green kayak.")
+    assert code == 0, err
+    llm = ("--llm", "openai/gpt-4o-mini")
+    code, out, err = cli(*llm, "backfill", "--redo")
+    assert code == 0 and "Traceback" not in err
+    assert "1 episode made offline after the LLM failed (1 error)" in out
+    (reason,) = [line for line in err.splitlines() if "Missing credentials" in line]
+    assert reason.startswith("LLM failed: openai/gpt-4o-mini: Missing credentials")
+    assert "OPENAI_API_KEY" in reason and "500" not in reason
+    code, out, _ = cli(*llm, "episodes", "list")
+    row = next(line for line in out.splitlines() if "green kayak" in line)
+    assert row.split()[-1] == "1" and "offline (error)" in row  # its offline fact is kept
+    code, out, _ = cli(*llm, "backfill", "--redo", "--json")
+    assert json.loads(out)["llm_error"].startswith("LLM openai/gpt-4o-mini: Missing credentials")

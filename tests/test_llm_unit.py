@@ -120,6 +120,29 @@ def test_error_message_is_one_line_without_the_key() -> None:
     assert "sk-secret" not in text and "\n" not in text
 
 
+def test_a_missing_api_key_is_asked_once_and_said_plainly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The SDK refuses before sending (litellm calls it a 500): no retry, no made-up status."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # never a real provider
+    litellm = load_litellm()
+    real, calls = litellm.completion, []
+
+    def counted(**kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(litellm, "completion", counted)
+    client = LLMClient(settings("openai/gpt-4o-mini"), backoff=0.0)
+    with pytest.raises(LLMError) as failed:
+        client.complete([{"role": "user", "content": "hi"}], Answer)
+    assert len(calls) == 1
+    text = str(failed.value)
+    assert text.startswith("LLM openai/gpt-4o-mini: Missing credentials")
+    assert "OPENAI_API_KEY" in text and "500" not in text
+
+
 def test_no_model_is_a_clear_error() -> None:
     with pytest.raises(LLMError, match="no LLM model"):
         LLMClient(Settings(data_dir=Path("/x")))

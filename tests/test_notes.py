@@ -7,7 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from cli_runner import cli
+from cli_runner import SAMPLE_CHATS, cli
 
 from nemori_cli.errors import UsageError
 from nemori_cli.memory import Memory
@@ -80,3 +80,46 @@ def test_remember_refuses_bad_input_in_one_line_and_stores_nothing(
     code, out, err = cli("--data-dir", str(data_dir), "remember", *args, stdin=stdin)
     assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
     assert Memory.open(data_dir=data_dir).users() == []
+
+
+
+def _live_ingest_with_pending_episodes(writer: Memory) -> set[str]:
+    """Store episodes pending extraction, as an ingest running now does between batches;
+    return their ids (the caller holds writer.parts.changing() as that ingest does)."""
+    uid = writer.user_id()
+    with writer.parts.writing(uid) as repo:
+        theirs = [e.with_extraction(status="pending") for e in repo.episodes.all().values()]
+        repo.episodes.upsert(theirs)
+    return {e.id for e in theirs}
+
+
+def _statuses(data_dir, ids: set[str]) -> set[str]:
+    episodes = Memory.open(data_dir=data_dir).episodes()
+    return {e.extraction["status"] for e in episodes if e.id in ids}
+
+
+def test_a_note_reports_only_its_own_facts_while_another_ingest_is_extracting(
+    data_dir,
+) -> None:
+    """Another process's ingest has stored episodes and not yet extracted them: a note added
+    meanwhile extracts and reports its own fact only, and leaves theirs to that ingest."""
+    writer, adder = Memory.open(data_dir=data_dir), Memory.open(data_dir=data_dir)
+    writer.ingest([str(SAMPLE_CHATS / "food-preferences.json")], facts=False)
+    with writer.parts.changing(writer.user_id()):
+        theirs = _live_ingest_with_pending_episodes(writer)
+        summary = adder.add_note("I bought a green kayak.")
+        shown = [adder.fact(i).content for i in summary.fact_ids]
+        assert (summary.facts, summary.merged) == (1, 0)
+        assert shown == ["The user bought a green kayak."]
+        assert _statuses(data_dir, theirs) == {"pending"}
+
+
+def test_an_ingest_leaves_a_live_ingests_pending_episodes_to_it(data_dir) -> None:
+    writer, other = Memory.open(data_dir=data_dir), Memory.open(data_dir=data_dir)
+    writer.ingest([str(SAMPLE_CHATS / "food-preferences.json")], facts=False)
+    with writer.parts.changing(writer.user_id()):
+        theirs = _live_ingest_with_pending_episodes(writer)
+        other.ingest([str(SAMPLE_CHATS / "alps-hiking-trip.json")])
+        assert _statuses(data_dir, theirs) == {"pending"}
+    other.ingest([str(SAMPLE_CHATS / "moving-to-lisbon.md")])  # nobody else live: resumed
+    assert _statuses(data_dir, theirs) == {"done"}

@@ -41,7 +41,7 @@ def backfill(
 
 def reindex(ctx: typer.Context) -> None:
     """Rebuild the vector and lexical indexes from the JSONL files."""
-    with render.RichProgress() as progress:
+    with render.interrupts_reported(), render.RichProgress() as progress:
         memory = context.get(ctx).memory(progress=progress)
         counts = memory.reindex()
     for line in counts.moved_aside:

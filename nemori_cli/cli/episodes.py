@@ -10,6 +10,7 @@ from nemori_cli.cli.search import DATES_HELP
 from nemori_cli.models import Episode
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
+HAS_FACTS = ("done", "failed")  # a failed LLM extraction kept offline facts ("made by" says so)
 
 
 def plural(n: int, word: str) -> str:
@@ -52,7 +53,7 @@ def list_episodes(
                 len(e.message_ids),
                 render.short(e.title, 70),
                 made_by(e),
-                counts[e.id] if e.extraction.get("status") == "done" else e.extraction["status"],
+                counts[e.id] if e.extraction.get("status") in HAS_FACTS else e.extraction["status"],
             )
             for e in episodes
         ]

@@ -83,6 +83,8 @@ def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
             f"{plural(s['extraction_failed'], 'episode')} made offline after the LLM failed"
             + (f" ({reasons})" if reasons else "")
         )
+    if s.get("llm_error") and not s.get("llm_stopped"):  # else report_stopped says why
+        render.note(f"LLM failed: {s['llm_error'].removeprefix('LLM ')}")
     if s.get("segment_fallbacks"):
         say(f"{plural(s['segment_fallbacks'], 'episode')} cut offline (segmentation failed)")
     report_skipped([(item["what"], item["why"]) for item in s["skipped"]], verbose)

@@ -41,7 +41,15 @@ def words_of(argv: Sequence[str]) -> tuple[str | None, str | None]:
 
 def run(argv: Sequence[str] | None = None) -> None:
     """Run `nemori` as a shell does (the console script's entry point)."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        start(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # Ctrl-C while the CLI loads, before main() reports it itself
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+def start(args: list[str]) -> None:
+    """Start what the command will wait for, then run it."""
     command, sub = words_of(args)
     # one BLAS thread (see app.main), set before numpy is imported
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -94,7 +94,9 @@ def check_indexes(
     repo = parts.repo(user)
     if leftovers:
         report.notes.append(
-            "the indexes are marked for repair (an interrupted write, or damage a search found)"
+            "the indexes are marked for repair (an interrupted write, or damage a search found): "
+            "`nemori doctor --repair` repairs them, and so does re-running an interrupted "
+            "`nemori ingest` (which also imports the rest) or `nemori reindex`"
         )
     if repair:
         report.repaired.extend(move_aside_damaged(parts, user))

@@ -1,4 +1,9 @@
-"""Export a user's whole store (JSONL, JSON or markdown) and restore an export verbatim."""
+"""Export a user's whole store (JSONL, JSON or markdown) and restore an export verbatim.
+
+An export carries the import log too (what was imported, including the messages of records
+deleted since), so a store restored from it skips those messages on re-import as the original
+does: a deleted chat stays deleted.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +21,11 @@ from nemori_cli.indexing import EPISODE_BATCH, FACT_BATCH, index_records
 from nemori_cli.models import Episode, Fact, to_iso, utcnow
 from nemori_cli.ops.records import list_episodes, list_facts
 from nemori_cli.parts import Parts
+from nemori_cli.store.repository import Repository
 from nemori_cli.store.users import list_users
 
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2 added the import log; version 1 exports still restore
+READABLE_VERSIONS = (1, 2)
 FORMATS = ("jsonl", "json", "markdown")
 _SNIFF_BYTES = 512
 _HEADER_RE = re.compile(rb'^\s*\{\s*"nemori_export"\s*:')
@@ -42,6 +49,7 @@ def export_user(parts: Parts, user: str | None = None, format: str = "jsonl") ->
         raise NotFound(f"no user {uid!r} in {parts.data_dir}; users: {known}")
     episodes = list_episodes(parts, uid)
     facts = list_facts(parts, uid, include_superseded=True)
+    log = parts.repo(uid).import_log()
     header = {
         "nemori_export": EXPORT_VERSION,
         "user": uid,
@@ -49,11 +57,12 @@ def export_user(parts: Parts, user: str | None = None, format: str = "jsonl") ->
         "embed_model": parts.embedder.model_id,
         "episodes": len(episodes),
         "facts": len(facts),
+        "ingested": len(log),
     }
     if format == "jsonl":
-        return _jsonl(header, episodes, facts)
+        return _jsonl(header, episodes, facts, log)
     if format == "json":
-        return _json(header, episodes, facts)
+        return _json(header, episodes, facts, log)
     return _markdown(header, episodes, facts)
 
 
@@ -61,23 +70,35 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj).decode()
 
 
-def _jsonl(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
+Log = list[dict[str, Any]]  # import log entries, as users/<id>/ingested.jsonl holds them
+
+
+def _jsonl(
+    header: dict[str, Any], episodes: list[Episode], facts: list[Fact], log: Log
+) -> Iterator[str]:
     yield _dumps(header) + "\n"
     for ep in episodes:
         yield _dumps({"type": "episode", **ep.to_dict()}) + "\n"
     for fact in facts:
         yield _dumps({"type": "fact", **fact.to_dict()}) + "\n"
+    for entry in log:
+        yield _dumps({"type": "ingested", **entry}) + "\n"
 
 
-def _json(header: dict[str, Any], episodes: list[Episode], facts: list[Fact]) -> Iterator[str]:
+def _json(
+    header: dict[str, Any], episodes: list[Episode], facts: list[Fact], log: Log
+) -> Iterator[str]:
     # Streamed piece by piece (one record a line) rather than built as one string in parts.
-    head = {k: v for k, v in header.items() if k not in ("episodes", "facts")}
+    head = {k: v for k, v in header.items() if k not in _LISTS}
     yield _dumps(head)[:-1] + ',\n"episodes": ['
     for i, ep in enumerate(episodes):
         yield ("," if i else "") + "\n" + _dumps(ep.to_dict())
     yield '\n],\n"facts": ['
     for i, fact in enumerate(facts):
         yield ("," if i else "") + "\n" + _dumps(fact.to_dict())
+    yield '\n],\n"ingested": ['
+    for i, entry in enumerate(log):
+        yield ("," if i else "") + "\n" + _dumps(entry)
     yield "\n]}\n"
 
 
@@ -190,6 +211,12 @@ def is_export(path: str | Path) -> bool:
 
 def read_export(path: str | Path) -> tuple[dict[str, Any], list[Episode], list[Fact]]:
     """Parse a JSON or JSONL export into its header, episodes and facts (validating all)."""
+    header, episodes, facts, _ = read_export_log(path)
+    return header, episodes, facts
+
+
+def read_export_log(path: str | Path) -> tuple[dict[str, Any], list[Episode], list[Fact], Log]:
+    """Parse an export into its header, episodes, facts and import log (validating all)."""
     try:
         data = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
     except OSError as exc:
@@ -205,34 +232,56 @@ def read_export(path: str | Path) -> tuple[dict[str, Any], list[Episode], list[F
     else:
         header, rows = _json_rows(path, data)
     version = header.get("nemori_export")
-    if version != EXPORT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ImportFormatError(
             f"{path}: nemori export version {version!r} is not supported "
-            f"(this nemori reads version {EXPORT_VERSION})"
+            f"(this nemori reads versions {READABLE_VERSIONS[0]} to {READABLE_VERSIONS[-1]})"
         )
     episodes: list[Episode] = []
     facts: list[Fact] = []
+    log: Log = []
     for where, kind, d in rows:
         try:
             if kind == "episode":
                 episodes.append(Episode.from_dict(d))
             elif kind == "fact":
                 facts.append(Fact.from_dict(d))
+            elif kind == "ingested":
+                log.append(_log_entry(d))
             else:
                 raise ImportFormatError(f"{path}: {where}: unknown record type {kind!r}")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ImportFormatError(f"{path}: {where}: invalid {kind} ({exc!r})") from None
     # A JSONL header counts its records, so a file cut short is caught before it is stored.
-    expected = (header.get("episodes"), header.get("facts"))
-    if all(isinstance(n, int) for n in expected) and expected != (len(episodes), len(facts)):
+    expected = (header.get("episodes"), header.get("facts"), header.get("ingested", len(log)))
+    found = (len(episodes), len(facts), len(log))
+    if all(isinstance(n, int) for n in expected) and expected != found:
         raise ImportFormatError(
-            f"{path}: incomplete export: the header promises {expected[0]} episodes and "
-            f"{expected[1]} facts, the file holds {len(episodes)} and {len(facts)}"
+            f"{path}: incomplete export: the header promises {expected[0]} episodes, "
+            f"{expected[1]} facts and {expected[2]} import log entries, the file holds "
+            f"{found[0]}, {found[1]} and {found[2]}"
         )
-    return header, episodes, facts
+    return header, episodes, facts, log
+
+
+def _log_entry(d: dict[str, Any]) -> dict[str, Any]:
+    """An import log entry of an export, checked: a file's hash, or a chat's message ids."""
+    entry = {k: v for k, v in d.items() if k != "type"}
+    ids = entry.get("message_ids")
+    if entry.get("kind") == "file" and isinstance(entry.get("sha256"), str):
+        return entry
+    if (
+        entry.get("kind") == "conversation"
+        and isinstance(entry.get("conversation_id"), str)
+        and isinstance(ids, list)
+        and all(isinstance(i, str) for i in ids)
+    ):
+        return entry
+    raise ValueError("neither a file's sha256 nor a conversation's message_ids")
 
 
 Row = tuple[str, Any, dict[str, Any]]  # (where in the file, record type, record)
+_LISTS = ("episodes", "facts", "ingested")  # a JSON export's lists (a JSONL header's counts)
 
 
 def _jsonl_rows(path: str | Path, body: bytes) -> list[Row]:
@@ -258,7 +307,7 @@ def _json_rows(path: str | Path, data: bytes) -> tuple[dict[str, Any], list[Row]
     if not isinstance(doc, dict) or "nemori_export" not in doc:
         raise ImportFormatError(f"{path}: not a nemori export (no nemori_export header)")
     rows: list[Row] = []
-    for key, kind in (("episodes", "episode"), ("facts", "fact")):
+    for key, kind in (("episodes", "episode"), ("facts", "fact"), ("ingested", "ingested")):
         records = doc.get(key, [])
         if not isinstance(records, list):
             raise ImportFormatError(f"{path}: {key!r} must be a list")
@@ -266,7 +315,7 @@ def _json_rows(path: str | Path, data: bytes) -> tuple[dict[str, Any], list[Row]
             if not isinstance(d, dict):
                 raise ImportFormatError(f"{path}: {kind} {i}: expected a JSON object")
             rows.append((f"{kind} {i}", kind, d))
-    return {k: v for k, v in doc.items() if k not in ("episodes", "facts")}, rows
+    return {k: v for k, v in doc.items() if k not in _LISTS}, rows
 
 
 def restore_file(parts: Parts, path: str | Path, user: str | None = None) -> dict[str, Any]:
@@ -276,7 +325,7 @@ def restore_file(parts: Parts, path: str | Path, user: str | None = None) -> dic
     export already restored for this user (the same bytes) is skipped: "skipped" says so.
     """
     uid = parts.user_id(user)
-    _, episodes, facts = read_export(path)
+    _, episodes, facts, log = read_export_log(path)
     sha256 = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     report: dict[str, Any] = {"path": str(path), "user": uid, "skipped": False}
     if sha256 in parts.repo(uid).ingested()[0]:
@@ -298,6 +347,7 @@ def restore_file(parts: Parts, path: str | Path, user: str | None = None) -> dic
         for fchunk in _batches(facts, FACT_BATCH):
             repo.facts.upsert(fchunk)
             index_records(vectors, parts.embedder, "fact", fchunk, advance=task.advance)
+        _restore_log(repo, log)
         repo.mark_file(str(path), sha256)
         parts.rebuild_lexical("episode", uid)
         parts.rebuild_lexical("fact", uid)
@@ -309,6 +359,18 @@ def restore_file(parts: Parts, path: str | Path, user: str | None = None) -> dic
         "episodes": len(episodes),
         "facts": len(facts),
     }
+
+
+def _restore_log(repo: Repository, log: Log) -> None:
+    """Log as imported what the exported store had imported (deleted records' messages too)."""
+    repo.mark_ingested(
+        (e["conversation_id"], e["message_ids"], e.get("source"))
+        for e in log
+        if e["kind"] == "conversation"
+    )
+    for e in log:
+        if e["kind"] == "file":
+            repo.mark_file(str(e.get("source") or ""), e["sha256"])
 
 
 def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:

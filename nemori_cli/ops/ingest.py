@@ -76,7 +76,12 @@ class IngestRun:
         return self.summary
 
     def add(self, source: Source) -> IngestSummary:
-        """Store the conversations of an opened source, skipping messages stored before."""
+        """Store the conversations of an opened source, skipping messages stored before.
+
+        Only this source's episodes are extracted: pending ones belong to an ingest running
+        now or to an interrupted one, which ingest and backfill finish, so the summary is
+        this call's own.
+        """
         started = time.perf_counter()
         ensure_indexes(self.parts, self.user_id)
         _, seen = self.parts.repo(self.user_id).ingested()
@@ -86,7 +91,6 @@ class IngestRun:
                 (f"conversation {s.conversation_id or '?'}", s.reason) for s in source.skipped
             )
             self._store_conversations(batch)
-            self._resume_pending()
         return self.summary
 
     @staticmethod
@@ -172,7 +176,7 @@ class IngestRun:
             return
         extractor = self.parts.extractor
         total = sum(len(c.messages) for c in conversations)
-        task = self._bar("Building episodes (messages)", total)
+        task = self._bar("Grouping messages into episodes", total)  # counts messages
         episodes: list[Episode] = []
         status = "pending" if self.with_facts else "skipped"
         for conv in conversations:
@@ -220,8 +224,8 @@ class IngestRun:
 
     def _resume_pending(self) -> None:
         """Finish extraction that an interrupted run left pending."""
-        if not self.with_facts:
-            return
+        if not self.with_facts or self.parts.marker(self.user_id).active():
+            return  # another run is live: its pending episodes are its own to extract
         table = self.parts.repo(self.user_id).episodes
         pending = [  # parse only the lines that can be pending, not the whole archive
             ep for ep in table.mentioning(["pending"]) if ep.extraction.get("status") == "pending"
@@ -246,7 +250,7 @@ class IngestRun:
         if not episodes:
             return
         extractor = self.extractor or self.parts.extractor
-        task = self._bar("Extracting facts (episodes)", len(episodes))
+        task = self._bar("Extracting facts from episodes", len(episodes))
         done: list[Extraction] = []
 
         def work(ep: Episode) -> Extraction:
@@ -285,7 +289,9 @@ class IngestRun:
         index = parts.vectors(self.user_id)
         for r in results:
             self.summary.usage = self.summary.usage + r.usage
-            self.summary.count_extraction(r.episode.made_by, r.episode.fallback_reason)
+            self.summary.count_extraction(
+                r.episode.made_by, r.episode.fallback_reason, r.episode.extraction.get("error")
+            )
         with parts.writing(self.user_id) as repo:
             stored = repo.facts.all()
             new: list[Fact] = []

@@ -22,8 +22,28 @@ class Reindexed:
         return {"episodes": self.episodes, "facts": self.facts, "moved_aside": self.moved_aside}
 
 
+class ReindexInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a reindex: the JSONL is as it was, the indexes are partly rebuilt."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "interrupted: the JSONL files are unchanged, the indexes only partly rebuilt; run "
+            "`nemori reindex` again (else the next command that reads them rebuilds them first)"
+        )
+
+
 def reindex(parts: Parts, user: str | None = None) -> Reindexed:
-    """Rebuild the user's vector collections and BM25 indexes (damaged ones moved aside first)."""
+    """Rebuild the user's vector collections and BM25 indexes (damaged ones moved aside first).
+
+    Ctrl-C raises ReindexInterrupted; the indexes stay marked for the next reader to repair.
+    """
+    try:
+        return _rebuild(parts, user)
+    except KeyboardInterrupt:
+        raise ReindexInterrupted() from None
+
+
+def _rebuild(parts: Parts, user: str | None) -> Reindexed:
     with parts.writing(user) as repo:
         moved = move_aside_damaged(parts, parts.user_id(user))
         episodes = list(repo.episodes.all().values())

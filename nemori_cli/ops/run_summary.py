@@ -26,18 +26,21 @@ class IngestSummary:
     fallbacks: dict[str, int] = field(default_factory=dict)  # offline fallbacks, by reason
     segment_fallbacks: int = 0  # episodes whose boundaries were cut offline after an LLM failure
     llm_stopped: str | None = None  # why the LLM was no longer called (circuit breaker)
+    llm_error: str | None = None  # the first failure that made an episode fall back offline
     usage: Usage = Usage()
     seconds: float = 0.0
     # the facts this run stored or folded a repeat into, in order, each once (a dict as an
     # ordered set); not in to_dict: an archive has many
     fact_ids: dict[str, None] = field(default_factory=dict)
 
-    def count_extraction(self, made_by: str, reason: str | None) -> None:
-        """Count one extracted episode by who made it."""
+    def count_extraction(self, made_by: str, reason: str | None, error: str | None = None) -> None:
+        """Count one extracted episode by who made it (and keep the first LLM failure)."""
         if made_by == "llm":
             self.llm_episodes += 1
         elif made_by == "offline fallback":
             self.extraction_failed += 1
+            if self.llm_error is None and reason != "stopped":
+                self.llm_error = error
             key = reason or "error"
             self.fallbacks[key] = self.fallbacks.get(key, 0) + 1
 
@@ -58,6 +61,7 @@ class IngestSummary:
             "fallback_reasons": dict(self.fallbacks),
             "segment_fallbacks": self.segment_fallbacks,
             "llm_stopped": self.llm_stopped,
+            "llm_error": self.llm_error,
             "llm_calls": self.usage.calls,
             "prompt_tokens": self.usage.prompt_tokens,
             "completion_tokens": self.usage.completion_tokens,

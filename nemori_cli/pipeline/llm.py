@@ -28,7 +28,12 @@ from nemori_cli.pipeline.llm_formats import (
     schema_in_prompt,
 )
 from nemori_cli.pipeline.llm_pace import Breaker, Pace
-from nemori_cli.pipeline.llm_transport import is_timeout, is_transient, retry_after
+from nemori_cli.pipeline.llm_transport import (
+    is_timeout,
+    is_transient,
+    lacks_credentials,
+    retry_after,
+)
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
@@ -279,7 +284,7 @@ class LLMClient:
             text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
             text = _PREFIX.sub("", text).strip() or name
             reason = text
-            if isinstance(status, int) and status >= 400:
+            if isinstance(status, int) and status >= 400 and not lacks_credentials(exc):
                 phrase = _phrase(status)
                 reason = f"{status} {phrase}: {text}" if text != phrase else f"{status} {phrase}"
         return self._redact(f"LLM {self.where}: {_clip(reason, 200)}")

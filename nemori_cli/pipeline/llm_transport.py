@@ -13,9 +13,25 @@ def is_timeout(exc: BaseException) -> bool:
     return type(exc).__name__ in ("Timeout", "APITimeoutError")
 
 
+def lacks_credentials(exc: BaseException) -> bool:
+    """Whether the call was never sent for want of an API key (litellm calls that a 500)."""
+    text = str(exc)
+    return "Missing credentials" in text or "api_key client option must be set" in text
+
+
+def is_refused_access(exc: BaseException) -> bool:
+    """Whether the key is missing, wrong or not allowed: asking again gives the same answer."""
+    litellm = load_litellm()
+    if isinstance(exc, litellm.AuthenticationError | litellm.PermissionDeniedError):
+        return True
+    return getattr(exc, "status_code", None) in (401, 403) or lacks_credentials(exc)
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a failed call is worth retrying: rate limits, 5xx, timeouts, lost connections."""
     litellm = load_litellm()
+    if is_refused_access(exc):
+        return False
     if isinstance(exc, litellm.RateLimitError | litellm.Timeout | litellm.APIConnectionError):
         return True
     if isinstance(exc, litellm.InternalServerError | litellm.ServiceUnavailableError

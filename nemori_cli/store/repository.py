@@ -188,6 +188,10 @@ class Repository:
                 messages.setdefault(d["conversation_id"], set()).update(d["message_ids"])
         return files, messages
 
+    def import_log(self) -> list[dict[str, Any]]:
+        """Every entry of the import log, deleted records' messages too (see ingested)."""
+        return self.files.ingested.read()
+
     def mark_ingested(self, conversations: Iterable[tuple[str, Sequence[str], str | None]]) -> None:
         """Record (conversation id, message ids, source) as imported."""
         at = to_iso(utcnow())
