@@ -151,18 +151,20 @@ def test_two_event_questions_pair_one_session_questions_of_one_user() -> None:
     s["qa"] = [{"category": 2, "question": f"When did Rosa plant tomatoes on day {n}?",
                 "answer": f"{n} May 2023", "evidence": [f"D{n}:1"]} for n in range(1, 5)]
     asked = [(q.question, set(q.evidence)) for q in haystack_pairs.pair_questions([s], [0])]
-    assert asked[:3] == [
+    assert asked[:4] == [
         ("Which did I do first, plant tomatoes on day 1 or plant tomatoes on day 3?",
          {"D1:1", "D3:1"}),
         ("How many days passed between planting tomatoes on day 1 and planting tomatoes on"
          " day 3?", {"D1:1", "D3:1"}),
         ("How many days before planting tomatoes on day 3 did I plant tomatoes on day 1?",
          {"D1:1", "D3:1"}),
+        ("Did I plant tomatoes on day 1 before or after planting tomatoes on day 3?",
+         {"D1:1", "D3:1"}),
     ]
     assert asked[-1] == (
         "In what order did I do these: plant tomatoes on day 1, plant tomatoes on day 2, and"
         " plant tomatoes on day 3?", {"D1:1", "D2:1", "D3:1"})
-    assert len(asked) == 7  # two pairs asked three ways, one three
+    assert len(asked) == 9  # two pairs asked four ways, one three
 
 
 @pytest.mark.parametrize("name", ["DATA", "DATA_B"])
