@@ -18,6 +18,49 @@ SECRET_HINTS = ("key", "token", "secret", "password")
 
 
 @dataclass(frozen=True)
+class Range:
+    """The values a number setting may take (and its command-line option, where it has one)."""
+
+    low: float | None = None
+    high: float | None = None
+    above: bool = False  # low itself is not allowed
+
+    def fault(self, value: float) -> str | None:
+        """What is wrong with a value ("must be at least 1"), or None when it is in range."""
+        low, high = self.low, self.high
+        if (low is None or value > low or (value == low and not self.above)) and (
+            high is None or value <= high
+        ):
+            return None
+        return f"must be {self.describe()}"
+
+    def describe(self) -> str:
+        """The range in words: "at least 1", "between 0 and 1"."""
+        low, high = self.low, self.high
+        if low is not None and high is not None:
+            return f"between {low:g} and {high:g}"
+        if low is not None:
+            return f"{'more than' if self.above else 'at least'} {low:g}"
+        return f"at most {high:g}" if high is not None else "any number"
+
+
+RANGES = {  # the number settings' limits; the options that set them (--workers) use these too
+    "gap_minutes": Range(0),
+    "max_episode_messages": Range(1),
+    "topic_shift_threshold": Range(0),
+    "dedup_threshold": Range(0, 1),  # a cosine similarity
+    "workers": Range(1),
+    "llm_timeout": Range(0, above=True),
+    "llm_retries": Range(0),
+    "llm_context": Range(0),
+    "llm_max_tokens_segment": Range(1),
+    "llm_max_tokens_episode": Range(1),
+    "llm_max_tokens_prediction": Range(1),
+    "lock_timeout": Range(0),
+}
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything nemori can be configured with; one instance is passed down."""
 
@@ -62,7 +105,8 @@ class Settings:
         """Return the settings as a dict with secrets masked, for display."""
         out: dict[str, Any] = {}
         for k, v in asdict(self).items():
-            if v is not None and any(h in k for h in SECRET_HINTS):
+            # a text setting named like a secret; numbers (llm_max_tokens_*) are never secrets
+            if isinstance(v, str) and any(h in k for h in SECRET_HINTS):
                 v = "****"
             out[k] = str(v) if isinstance(v, Path) else v
         return out
@@ -141,12 +185,17 @@ def load_settings(
     values: dict[str, Any] = {}
     path = config_file or Path(env.get("NEMORI_CONFIG") or default_config_file())
     values.update(_read_config_file(path))
+    origins = dict.fromkeys(values, str(path))  # where each value was set, for its error
     for name, var in _ENV.items():
         if env.get(var):
             values[name] = env[var]
-    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+            origins[name] = var
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    values.update(given)
+    for name in given:  # an option or argument of the caller's: its error names only the setting
+        origins.pop(name, None)
     values.setdefault("data_dir", default_data_dir())
-    return _coerce(values, source=str(path))
+    return _coerce(values, source=str(path), origins=origins)
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -160,7 +209,7 @@ def _read_config_file(path: Path) -> dict[str, Any]:
     return dict(data.get("nemori", data))
 
 
-def _coerce(values: dict[str, Any], *, source: str) -> Settings:
+def _coerce(values: dict[str, Any], *, source: str, origins: Mapping[str, str]) -> Settings:
     known = {f.name: f for f in fields(Settings)}
     unknown = sorted(set(values) - set(known))
     if unknown:
@@ -169,6 +218,7 @@ def _coerce(values: dict[str, Any], *, source: str) -> Settings:
     typed: dict[str, Any] = {}
     for name, raw in values.items():
         default = getattr(settings, name)
+        where = f"{origins[name]}: " if name in origins else ""
         try:
             if isinstance(default, bool):
                 typed[name] = (
@@ -181,7 +231,10 @@ def _coerce(values: dict[str, Any], *, source: str) -> Settings:
             else:
                 typed[name] = None if raw in ("", None) else str(raw)
         except (TypeError, ValueError):
-            raise ConfigError(f"setting {name}: invalid value {raw!r}") from None
+            raise ConfigError(f"{where}setting {name}: invalid value {raw!r}") from None
+        wrong = RANGES[name].fault(typed[name]) if name in RANGES else None
+        if wrong:
+            raise ConfigError(f"{where}setting {name}: {wrong}, not {raw}")
     settings = replace(settings, **typed)
     validate_user_id(settings.user)
     return settings

@@ -183,12 +183,80 @@ def test_bad_input_is_one_line_error_and_other_files_still_import(tmp_path: Path
 
 @pytest.mark.parametrize(
     "args",
-    [["--bogus"], ["search", "-k", "x", "hiking"], ["facts", "show"], ["no-such-command"]],
+    [["--bogus"], ["search", "-k", "x", "hiking"], ["facts", "show"], ["no-such-command"],
+     ["search", "hiking", "extra", "--bogus"], ["episodes", "list", "-n", "0"],
+     ["backfill", "--workers", "0"], ["ask", "--budget", "0", "x"]],
 )
 def test_bad_usage_is_one_error_and_exit_code_2(tmp_path: Path, args: list[str]) -> None:
     code, out, err = cli("--data-dir", str(tmp_path), *args)
-    assert code == 2 and "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("Error: ")
+    assert code == 2 and "Traceback" not in err and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: "), err
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["search", "-k", "0", "hiking"], "error: -k/--limit must be at least 1"),
+        (["search", "--min-score", "2", "x"], "error: --min-score must be between 0 and 1"),
+        (["ingest", "--workers", "0", "x"], "error: --workers must be at least 1"),
+        (["search", "-k", "x", "hiking"], "error: -k/--limit must be a whole number, not 'x'"),
+        (["facts", "show"], "error: missing argument 'fact_id' (see `nemori facts show --help`)"),
+    ],
+)
+def test_a_bad_option_value_says_the_rule_it_breaks(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    code, _, err = cli("--data-dir", str(tmp_path), *args)
+    assert code == 2 and err.strip() == said
+
+
+def test_a_group_without_a_command_still_shows_its_help(tmp_path: Path) -> None:
+    code, out, err = cli("--data-dir", str(tmp_path), "facts")
+    assert "Usage: nemori facts" in out + err and "error:" not in err
+
+
+def test_a_query_of_several_words_needs_no_quotes(ingested: Path) -> None:
+    data = ["--data-dir", str(ingested)]
+    quoted = cli(*data, "search", "hiking boots", "-k", "3", "--json")
+    assert quoted[0] == 0
+    assert cli(*data, "search", "hiking", "boots", "-k", "3", "--json") == quoted
+    assert cli(*data, "search", "-k", "3", "hiking", "--json", "boots") == quoted
+    code, out, _ = cli(*data, "ask", "where", "do", "I", "hike", "--json")
+    assert code == 0 and json.loads(out)["question"] == "where do I hike"
+    code, _, err = cli(*data, "search", "--stdin", "hiking", "boots", stdin="x\n")
+    assert code == 2 and "not both" in err
+
+
+def test_stdin_prints_what_the_flags_say_a_table_by_default(ingested: Path) -> None:
+    data = ["--data-dir", str(ingested)]
+    code, out, _ = cli(*data, "search", "--stdin", "-k", "2", stdin="hiking\n\npeanuts\n")
+    assert code == 0 and not out.startswith("{")
+    assert "Results for 'hiking'" in out and "Results for 'peanuts'" in out
+    code, out, _ = cli(*data, "search", "--stdin", "-k", "2", "--json", stdin="hiking\npeanuts\n")
+    assert [row["query"] for row in json.loads(out)] == ["hiking", "peanuts"]
+    code, out, _ = cli(*data, "ask", "--stdin", stdin="where do I hike\nwhat do I eat\n")
+    assert code == 0 and not out.startswith("{")
+    assert "where do I hike" in out and out.count("Best evidence") == 2
+    code, out, _ = cli(*data, "ask", "--stdin", "--jsonl", stdin="where do I hike\n")
+    assert json.loads(out)["question"] == "where do I hike"
+
+
+def test_a_category_keeps_to_facts_in_the_cli_and_the_python_api(ingested: Path) -> None:
+    from nemori_cli import Memory
+    from nemori_cli.errors import UsageError
+
+    data = ["--data-dir", str(ingested)]
+    code, out, _ = cli(*data, "search", "peanuts", "--category", "user_profile", "--json")
+    hits = json.loads(out)
+    assert code == 0 and hits and {h["kind"] for h in hits} == {"fact"}
+    code, _, err = cli(*data, "search", "peanuts", "--category", "user_profile",
+                       "--kind", "episode")
+    assert code == 2 and err.startswith("error: --category picks facts")
+    memory = Memory.open(data_dir=ingested)
+    hits = memory.search("peanuts", category="user_profile")
+    assert hits and all(h.kind == "fact" and h.category == "user_profile" for h in hits)
+    with pytest.raises(UsageError):
+        memory.search("peanuts", kind="episode", category="user_profile")
 
 
 def test_invalid_user_id_is_a_usage_error(tmp_path: Path) -> None:

@@ -401,3 +401,49 @@ def test_a_snippet_shows_the_line_with_the_query_s_rarer_word() -> None:
                       "Assistant: Can you send the file again?")
     hits = annotate([lisbon, other], "can you suggest a weekend trip", np.zeros(4), {}, None)
     assert hits[0].snippet == "User: Any ideas for a weekend hike near Lisbon?"
+
+
+# --- what ingest --dry-run and an empty run say ---------------------------------------------
+
+JAN_THREAD = (Path(__file__).parent / "fixtures" / "importers" / "jan" / "threads"
+              / "01JX4K9Q2M7T3V8B5N6C1D0E9F" / "thread.json")
+
+
+@pytest.mark.parametrize("jan", [False, True])
+def test_a_dry_run_fails_a_file_as_its_import_would(tmp_path: Path, jan: bool) -> None:
+    plain = tmp_path / "plain.md"
+    plain.write_text("User: hi\nAssistant: hello\n")  # no headings: no markdown turns
+    args = [str(JAN_THREAD)] if jan else ["-f", "markdown", str(plain)]
+    data = str(tmp_path / "d")
+    real = cli("--data-dir", data, "ingest", *args)
+    dry = cli("--data-dir", data, "ingest", "--dry-run", *args)
+    assert real[0] == dry[0] == 1
+    [said] = [ln for ln in real[2].splitlines() if ln.startswith("error:")]
+    assert "no conversations" in said and said in dry[2].splitlines()
+    assert "already imported" not in dry[1] + dry[2]
+    code, out, _ = cli("--data-dir", data, "ingest", "--dry-run", *args, "--json")
+    assert code == 1 and json.loads(out) == [{"path": args[-1], "error": said[len("error: "):]}]
+
+
+def test_an_empty_folder_is_an_error_like_a_file_without_conversations(tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / ".hidden.json").write_text("[]")
+    data = str(tmp_path / "d")
+    for dry in ([], ["--dry-run"]):
+        code, out, err = cli("--data-dir", data, "ingest", str(folder), *dry)
+        assert code == 1 and out == ""
+        assert err == f"error: {folder}: no chat files found in the folder\n"
+
+
+def test_backfill_with_nothing_to_do_says_so(tmp_path: Path) -> None:
+    data = str(tmp_path / "d")
+    code, out, _ = cli("--data-dir", data, "backfill")
+    assert code == 0 and out == "nothing to backfill: every episode's facts are extracted\n"
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "I adopted a cat named Miso."}]))
+    assert cli("--data-dir", data, "ingest", str(chat), "--no-facts")[0] == 0
+    code, out, _ = cli("--data-dir", data, "backfill")
+    assert code == 0 and "stored 0 episodes and 1 fact" in out
+    code, out, _ = cli("--data-dir", data, "backfill", "--redo")
+    assert out == "nothing to backfill: every episode's facts are extracted by offline\n"

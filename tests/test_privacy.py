@@ -127,6 +127,12 @@ def test_config_show_masks_the_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
         code, out, err = cli(*args)
         assert code == 0, err
         assert KEY not in out + err and "****" in out
+    code, out, _ = cli("config", "show", "--json")
+    shown = json.loads(out)
+    assert shown["llm_api_key"] == shown["chroma_token"] == "****"
+    # numbers named like tokens are limits, not secrets
+    assert shown["llm_max_tokens_segment"] == 512 and shown["llm_max_tokens_episode"] == 800
+    assert shown["llm_max_tokens_prediction"] == 1000
 
 
 def test_an_llm_error_never_shows_the_api_key(

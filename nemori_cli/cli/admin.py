@@ -1,11 +1,12 @@
 """Maintenance commands: backfill, reindex, stats, formats, config."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.cli.ingest import report_stopped, show_summary
+from nemori_cli.config import RANGES
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -24,7 +25,8 @@ def backfill(
         bool, typer.Option("--redo", help="Also redo episodes made by another extractor.")
     ] = False,
     workers: Annotated[
-        int | None, typer.Option("--workers", min=1, help="Concurrent LLM calls.")
+        int | None,
+        typer.Option("--workers", min=RANGES["workers"].low, help="Concurrent LLM calls."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
@@ -34,6 +36,9 @@ def backfill(
         summary = memory.backfill(redo=redo)
     if as_json:
         render.print_json(summary.to_dict())
+    elif not summary.extracted:
+        by = f" by {memory.settings.extractor_name}" if redo else ""
+        render.say(f"nothing to backfill: every episode's facts are extracted{by}")
     else:
         show_summary(summary.to_dict())
     report_stopped(summary.to_dict())
@@ -58,11 +63,33 @@ def stats(
     if as_json:
         render.print_json(data)
         return
-    rows = [(k, v) for k, v in data.items() if not isinstance(v, dict)]
-    for k, v in data.items():
-        if isinstance(v, dict):
-            rows.extend((f"{k}.{sub}", val) for sub, val in v.items())
-    render.table("nemori stats", ["", "value"], rows)
+    show_sections(data)
+
+
+HEADINGS = {  # how `stats` names its groups of counts
+    "extraction": "episodes by extraction status",
+    "llm_usage": "LLM use by ingest and backfill",
+    "ask_usage": "LLM use by ask",
+}
+
+
+def show_sections(data: dict[str, Any]) -> None:
+    """Print the plain values as aligned lines, then each group under its own heading."""
+    say = render.say
+    groups = {k: v for k, v in data.items() if isinstance(v, dict)}
+    for line in aligned([(k, v) for k, v in data.items() if k not in groups]):
+        say(line)
+    for name, group in groups.items():
+        say("")
+        say(HEADINGS.get(name, name.replace("_", " ")), style="bold")
+        for line in aligned(list(group.items())) or ["(none)"]:
+            say(line, indent=2)
+
+
+def aligned(pairs: list[tuple[str, Any]]) -> list[str]:
+    """'key  value' lines, the values lined up."""
+    width = max((len(k) for k, _ in pairs), default=0)
+    return [f"{k:<{width}}  {v}" for k, v in pairs]
 
 
 def formats(

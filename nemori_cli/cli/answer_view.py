@@ -52,4 +52,6 @@ def memory_table(title: str, rows: Sequence[tuple[int, SearchHit]]) -> None:
             )
             for n, h in rows
         ],
+        main="memory",
+        optional=("kind", "date"),  # an id says its kind
     )

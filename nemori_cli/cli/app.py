@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> Any:
     # (onnxruntime keeps its own threads). Before numpy is imported, which it is not yet.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from nemori_cli.cli.argv import command_of, hoist
+    from nemori_cli.cli.usage import one_line
 
     args = hoist(sys.argv[1:] if argv is None else argv, GLOBAL_OPTIONS)
     command = command_of(args, GLOBAL_OPTIONS)
@@ -141,11 +142,12 @@ def main(argv: list[str] | None = None) -> Any:
         error("aborted")
         sys.exit(130)
     except usage_errors as exc:
+        line = one_line(exc)
         show = getattr(exc, "show", None)
-        if show is not None:
-            show()
+        if line is None and show is not None:
+            show()  # the help of a group given no command
         else:
-            error(exc.format_message())
+            error(line or str(exc))
         sys.exit(exc.exit_code)
     except NemoriError as exc:
         error(str(exc))

@@ -1,22 +1,29 @@
 """`nemori ask`: answer a question from memory, citing the memories used."""
 
-import sys
 from typing import Annotated, Any
 
 import typer
 
 from nemori_cli.cli import context, render
-from nemori_cli.cli.search import DATES_HELP, TODAY_HELP
+from nemori_cli.cli.search import DATES_HELP, TODAY_HELP, stdin_lines
 from nemori_cli.errors import UsageError
+
+EXAMPLES = """Examples:
+  nemori ask where do I live now
+  nemori ask "What do I avoid eating?" --since 2025 --json
+  printf 'Where do I live?\\nWho is Anna?\\n' | nemori ask --stdin --jsonl"""
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ask")(ask)
+    app.command("ask", epilog=EXAMPLES)(ask)
 
 
 def ask(
     ctx: typer.Context,
-    question: Annotated[str | None, typer.Argument(help="The question, in plain words.")] = None,
+    question: Annotated[
+        list[str] | None,
+        typer.Argument(help="The question, in plain words (several words need no quotes)."),
+    ] = None,
     budget: Annotated[
         int, typer.Option("--budget", min=1, help="Words of memories the model reads.")
     ] = 1500,
@@ -31,7 +38,8 @@ def ask(
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print JSON lines.")] = False,
 ) -> None:
     """Answer a question from memory, citing the memories used (needs an LLM; else evidence)."""
-    if stdin == (question is not None):
+    text = " ".join(question) if question else None
+    if stdin == (text is not None):
         raise UsageError("give a QUESTION or --stdin (one question a line), not both or neither")
     from nemori_cli.cli import answer_view
     from nemori_cli.daterange import parse_range, parse_today
@@ -45,12 +53,12 @@ def ask(
     if not memory.settings.llm_model:
         render.err.print(answer_view.CONFIGURE_HINT, markup=False, soft_wrap=True)
     if stdin:
-        if not answer_batch(memory, options, as_json):
+        if not answer_batch(memory, options, as_json, as_jsonl):
             raise typer.Exit(1)
         return
-    assert question is not None
+    assert text is not None
     with render.interrupts_reported():
-        result = memory.ask(question, **options)
+        result = memory.ask(text, **options)
     if as_json:
         render.print_json(result.to_dict())
     elif as_jsonl:
@@ -59,26 +67,33 @@ def ask(
         answer_view.show(result)
 
 
-def answer_batch(memory: Any, options: dict[str, Any], as_json: bool) -> bool:
-    """Answer each stdin line as one JSON line (a JSON array with --json); False if any failed."""
+def answer_batch(memory: Any, options: dict[str, Any], as_json: bool, as_jsonl: bool) -> bool:
+    """Answer each stdin line as the flags say (a table, JSON lines or one JSON array), each
+    as soon as it is answered; False if any failed."""
+    from nemori_cli.cli import answer_view
     from nemori_cli.pipeline.llm import LLMError
 
     rows: list[dict[str, Any]] = []
     ok = True
     with render.interrupts_reported():
-        for line in sys.stdin:
-            q = line.strip()
-            if not q:
-                continue
+        for i, q in enumerate(stdin_lines()):
+            q = q.strip()
+            people = not (as_json or as_jsonl)
+            if people:
+                render.say(("\n" if i else "") + q, style="bold")
             try:
-                row = memory.ask(q, **options).to_dict()
-            except LLMError as exc:  # one question failed: say so on its line, go on
-                row = {"question": q, "error": str(exc)}
+                result = memory.ask(q, **options)
+            except LLMError as exc:  # one question failed: say so (on its line), go on
                 render.error(str(exc))
                 ok = False
+                row: dict[str, Any] = {"question": q, "error": str(exc)}
+            else:
+                row = result.to_dict()
+                if people:
+                    answer_view.show(result)
             if as_json:
                 rows.append(row)
-            else:
+            elif as_jsonl:
                 render.print_jsonl([row])
     if as_json:
         render.print_json(rows)

@@ -11,6 +11,10 @@ from nemori_cli.models import Episode
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
 HAS_FACTS = ("done", "failed")  # a failed LLM extraction kept offline facts ("made by" says so)
+EXAMPLES = """Examples:
+  nemori episodes list -n 5
+  nemori episodes list --since 2025-06 --until 2025-08
+  nemori episodes list --since 'last March' --jsonl"""
 
 
 def plural(n: int, word: str) -> str:
@@ -18,7 +22,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-@app.command("list")
+@app.command("list", epilog=EXAMPLES)
 def list_episodes(
     ctx: typer.Context,
     conversation: Annotated[str | None, typer.Option(help="Only this conversation id.")] = None,
@@ -58,7 +62,8 @@ def list_episodes(
             for e in episodes
         ]
         columns = ["id", "when", "msgs", "title", "made by", "facts"]
-        render.table(plural(len(episodes), "episode"), columns, rows)
+        render.table(plural(len(episodes), "episode"), columns, rows, main="title",
+                     optional=("made by", "msgs"))
 
 
 def made_by(episode: Episode) -> str:

@@ -13,9 +13,13 @@ import typer
 from nemori_cli.cli import context, render
 from nemori_cli.errors import NemoriError
 
+EXAMPLES = """Examples:
+  nemori export -o backup.jsonl    # `nemori ingest backup.jsonl` restores it
+  nemori export -f markdown > memory.md"""
+
 
 def register(app: typer.Typer) -> None:
-    app.command("export")(export)
+    app.command("export", epilog=EXAMPLES)(export)
 
 
 def export(

@@ -12,9 +12,13 @@ from nemori_cli.errors import NotFound
 from nemori_cli.models import CATEGORIES, with_time
 
 app = typer.Typer(help="List, show and delete facts.", no_args_is_help=True)
+EXAMPLES = """Examples:
+  nemori facts list --category user_profile --current
+  nemori facts list --since 'last March' -n 20
+  nemori facts list --json > facts.json"""
 
 
-@app.command("list")
+@app.command("list", epilog=EXAMPLES)
 def list_facts(
     ctx: typer.Context,
     category: Annotated[
@@ -59,7 +63,8 @@ def list_facts(
             )
             for f in facts
         ]
-        render.table(plural(len(facts), "fact"), ["id", "date", "category", "fact"], rows)
+        columns = ["id", "date", "category", "fact"]
+        render.table(plural(len(facts), "fact"), columns, rows, main="fact", optional=["category"])
 
 
 @app.command("show")

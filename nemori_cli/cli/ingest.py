@@ -5,10 +5,16 @@ from typing import Annotated, Any
 import typer
 
 from nemori_cli.cli import context, render
+from nemori_cli.config import RANGES
+
+EXAMPLES = """Examples:
+  nemori ingest ~/Downloads/chatgpt-export.zip
+  nemori ingest chats/ --dry-run
+  nemori ingest - -f markdown < notes.md"""
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ingest")(ingest)
+    app.command("ingest", epilog=EXAMPLES)(ingest)
 
 
 def ingest(
@@ -21,7 +27,8 @@ def ingest(
     facts: Annotated[bool, typer.Option("--facts/--no-facts", help="Extract facts.")] = True,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be read.")] = False,
     workers: Annotated[
-        int | None, typer.Option("--workers", min=1, help="Concurrent LLM calls.")
+        int | None,
+        typer.Option("--workers", min=RANGES["workers"].low, help="Concurrent LLM calls."),
     ] = None,
     prediction_correction: Annotated[
         bool | None,

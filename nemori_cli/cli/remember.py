@@ -9,9 +9,14 @@ from nemori_cli.cli import context, render
 from nemori_cli.cli.episodes import plural
 from nemori_cli.models import CATEGORIES
 
+EXAMPLES = """Examples:
+  nemori remember "I moved to Lisbon in May"
+  nemori remember "I am allergic to peanuts" --category user_profile
+  echo "I switched to a standing desk" | nemori remember -"""
+
 
 def register(app: typer.Typer) -> None:
-    app.command("remember")(remember)
+    app.command("remember", epilog=EXAMPLES)(remember)
 
 
 def remember(
@@ -45,4 +50,4 @@ def remember(
         render.say("Already known (the note is added to its sources):")
     render.table(None, ["id", "category", "fact"], [
         (f.id, f.category, render.short(f.dated_content, 110)) for f in facts
-    ])
+    ], main="fact")

@@ -130,11 +130,19 @@ def short(text: str, width: int = 100) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+def table(
+    title: str | None,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    main: str | None = None,
+    optional: Sequence[str] = (),
+) -> None:
     """Print a table on stdout: rich on a terminal, plain aligned text in a pipe or when long.
 
     On a terminal, text wraps between words; a column without spaces (ids, dates, numbers)
-    never wraps.
+    never wraps. On a narrow terminal the `main` column (the text) takes the room: the
+    `optional` columns are left out, in order, while it would get less than MAIN_MIN.
     """
     cells = [["" if v is None else str(v) for v in r] for r in rows]
     if len(cells) > PLAIN_ROWS or plain():
@@ -142,13 +150,56 @@ def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any
         return
     from rich.table import Table
 
-    t = Table(title=title, show_lines=False, header_style="bold")
-    for i, c in enumerate(columns):
+    width = console().width
+    shown = fitting(columns, cells, main, optional, width)
+    tight = main is not None and sum(natural(columns, cells, i) for i in shown) + (
+        3 * len(shown) + 1
+    ) > width
+    t = Table(title=title, show_lines=False, header_style="bold", expand=tight)
+    for i in shown:
         words = any(" " in r[i] for r in cells)
-        t.add_column(c, overflow="ellipsis", no_wrap=not words, min_width=None if words else len(c))
+        if tight and columns[i] == main:
+            t.add_column(columns[i], ratio=1, min_width=MAIN_MIN)
+        elif tight:  # a column of words wraps at its longest word; others keep their width
+            t.add_column(columns[i], overflow="ellipsis", no_wrap=not words,
+                         max_width=narrowest(columns, cells, i) if words else None,
+                         min_width=natural(columns, cells, i) if not words else None)
+        else:
+            t.add_column(columns[i], overflow="ellipsis", no_wrap=not words,
+                         min_width=None if words else len(columns[i]))
     for r in cells:
-        t.add_row(*r)
+        t.add_row(*(r[i] for i in shown))
     console().print(t)
+
+
+MAIN_MIN = 36  # characters the main column of a terminal table keeps before others are left out
+
+
+def fitting(
+    columns: Sequence[str], cells: list[list[str]], main: str | None, optional: Sequence[str],
+    width: int,
+) -> list[int]:
+    """The columns a terminal `width` shows: optional ones left out while the main one is
+    squeezed below MAIN_MIN."""
+    shown = list(range(len(columns)))
+    if main is None:
+        return shown
+    for name in optional:
+        others = sum(narrowest(columns, cells, i) for i in shown if columns[i] != main)
+        if width - others - (3 * len(shown) + 1) >= MAIN_MIN:
+            break
+        shown.remove(columns.index(name))
+    return shown
+
+
+def natural(columns: Sequence[str], cells: list[list[str]], i: int) -> int:
+    """The width column i takes unwrapped."""
+    return max([len(columns[i]), *(len(r[i]) for r in cells)])
+
+
+def narrowest(columns: Sequence[str], cells: list[list[str]], i: int) -> int:
+    """The narrowest column i can be: its longest word (its whole width if it has no spaces)."""
+    return max([len(columns[i]), *(len(w) for r in cells for w in r[i].split())])
 
 
 class _RichTask:

@@ -1,6 +1,7 @@
 """`nemori search`: hybrid search over episodes and facts."""
 
 import sys
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import typer
@@ -15,14 +16,21 @@ TODAY_HELP = (
     "(a date, e.g. 2024-05-30; default: today)."
 )
 
+EXAMPLES = """Examples:
+  nemori search hiking boots
+  nemori search peanuts --category user_profile --since 2025
+  printf 'hiking\\npeanuts\\n' | nemori search --stdin --jsonl"""
+
 
 def register(app: typer.Typer) -> None:
-    app.command("search")(search)
+    app.command("search", epilog=EXAMPLES)(search)
 
 
 def search(
     ctx: typer.Context,
-    query: Annotated[str | None, typer.Argument(help="What to look for.")] = None,
+    query: Annotated[
+        list[str] | None, typer.Argument(help="What to look for (several words need no quotes).")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", "-k", min=1, help="How many hits.")] = 10,
     kind: Annotated[str, typer.Option(help="episode, fact or all.")] = "all",
     since: Annotated[str | None, typer.Option(help=f"From this date on: {DATES_HELP}.")] = None,
@@ -31,7 +39,9 @@ def search(
     ] = None,
     category: Annotated[
         str | None,
-        typer.Option(help="Only facts of this category.", callback=context.check_category),
+        typer.Option(
+            help="Only facts of this category (no episodes).", callback=context.check_category
+        ),
     ] = None,
     conversation: Annotated[str | None, typer.Option(help="Only this conversation id.")] = None,
     include_superseded: Annotated[
@@ -49,7 +59,8 @@ def search(
     """Search memory (vector + BM25, fused). Relevance runs 0-1; below 0.5 is a weak match."""
     from nemori_cli.daterange import parse_range, parse_today
 
-    if stdin == (query is not None):
+    text = " ".join(query) if query else None
+    if stdin == (text is not None):
         raise UsageError("give a QUERY or --stdin (one query a line), not both or neither")
     asked_on = parse_today(today)
     dates = parse_range(since, until, asked_on)
@@ -70,27 +81,45 @@ def search(
         return [h for h in memory.search(q, **options) if (h.relevance or 0.0) >= min_score]
 
     if stdin:
-        batch: list[dict[str, Any]] = []
-        for line in sys.stdin:
-            q = line.rstrip("\n")
-            if not q.strip():
-                continue
-            row = {"query": q, "hits": [h.to_dict() for h in run(q)]}
-            if as_json:
-                batch.append(row)
-            else:
-                render.print_jsonl([row])
-        if as_json:
-            render.print_json(batch)
+        search_lines(run, "json" if as_json else "jsonl" if as_jsonl else None, dates.describe(),
+                     min_score)
         return
-    assert query is not None
-    hits = run(query)
+    assert text is not None
+    hits = run(text)
     if as_json:
         render.print_json([h.to_dict() for h in hits])
     elif as_jsonl:
         render.print_jsonl(h.to_dict() for h in hits)
     else:
-        _show(query, hits, dates.describe(), min_score)
+        _show(text, hits, dates.describe(), min_score)
+
+
+def search_lines(
+    run: Callable[[str], list[SearchHit]], output: str | None, dates: str, min_score: float
+) -> None:
+    """Search each stdin line, its hits printed as soon as found: as "json", "jsonl", or a
+    person's view (`output` None)."""
+    batch: list[dict[str, Any]] = []
+    for i, q in enumerate(stdin_lines()):
+        hits = run(q)
+        row = {"query": q, "hits": [h.to_dict() for h in hits]}
+        if output == "json":
+            batch.append(row)
+        elif output == "jsonl":
+            render.print_jsonl([row])
+        else:
+            if i:
+                render.say("")
+            _show(q, hits, "" if i else dates, min_score)
+    if output == "json":
+        render.print_json(batch)
+
+
+def stdin_lines() -> Iterator[str]:
+    """The lines of standard input that hold a query or question, as they come."""
+    for line in sys.stdin:
+        if line.strip():
+            yield line.rstrip("\n")
 
 
 def _show(query: str, hits: list[SearchHit], dates: str, min_score: float) -> None:
@@ -114,18 +143,18 @@ def _show(query: str, hits: list[SearchHit], dates: str, min_score: float) -> No
             f"{h.relevance or 0.0:.2f}",
             h.kind,
             h.timestamp.date().isoformat() if h.timestamp else "",
-            _memory_cell(h),
             h.hit_id or h.id,
+            _memory_cell(h),
         )
         for h in hits
     ]
-    if render.plain():
-        columns = ["relevance", "kind", "date", "memory", "id"]
+    if render.plain():  # the text last: lines as long as their text, not padded to the longest
+        columns = ["relevance", "kind", "date", "id", "memory"]
         render.table(f"Results for {query!r}", columns, rows)
         return
     # a terminal: each hit as a heading line and its text below, wrapped between words
     render.say(f"Results for {query!r} (relevance 0-1)", style="bold")
-    for h, (rel, kind, day, _, hit_id) in zip(hits, rows, strict=True):
+    for h, (rel, kind, day, hit_id, _) in zip(hits, rows, strict=True):
         render.say("")
         render.say(f"{rel}  {kind:<7}  {day:<10}  {hit_id}", style="bold")
         if h.kind == "episode" and h.title:

@@ -25,6 +25,7 @@ class ScanReport:
     skipped: tuple[Skipped, ...]
     sha256: str
     new_messages: int | None = None  # messages not imported yet (None: not compared)
+    empty: str | None = None  # why importing it would fail: no conversation (EmptySource's words)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -48,11 +49,13 @@ def scan(source: Source, known: Mapping[str, Set[str]] | None = None) -> ScanRep
     With `known` (conversation id -> message ids already imported), also count the new messages.
 
     A file whose conversations are all skipped gives a report with none (not an error), so a
-    dry run can show why; in strict mode the first skip raises.
+    dry run can show why, and `empty` says what importing it would fail with; in strict mode the
+    first skip raises.
     """
     conversations = messages = new = 0
     first: datetime | None = None
     last: datetime | None = None
+    empty: str | None = None
     try:
         for conv in source.conversations():
             conversations += 1
@@ -64,9 +67,9 @@ def scan(source: Source, known: Mapping[str, Set[str]] | None = None) -> ScanRep
             for when in dated or ([conv.created_at] if conv.created_at else []):
                 first = when if first is None or when < first else first
                 last = when if last is None or when > last else last
-    except EmptySource:
-        pass
+    except EmptySource as exc:
+        empty = str(exc)
     return ScanReport(
         source.path, source.format, conversations, messages, first, last,
-        tuple(source.skipped), source.sha256, None if known is None else new,
+        tuple(source.skipped), source.sha256, None if known is None else new, empty,
     )

@@ -84,7 +84,10 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     found: dict[str, None] = {}
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            for walked in _walk(path):
+            walked_files = _walk(path)
+            if not walked_files:  # as a file without conversations: an error, not 0 stored
+                raise ImportFormatError(f"{path}: no chat files found in the folder")
+            for walked in walked_files:
                 found.update(dict.fromkeys(manifest.listed_zips(walked) or [walked]))
         elif path == "-":
             found.setdefault(path)

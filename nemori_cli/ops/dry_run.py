@@ -79,6 +79,9 @@ def scan_paths(
                     continue
                 source = open_source(f, format=format)
                 report = scan(source, None if source.sha256 in done_files else known)
+                if report.empty:  # the import fails on it: say so, never "already imported"
+                    reports.append(ScanError(f, report.empty))
+                    continue
                 if source.sha256 in done_files:
                     report = replace(report, new_messages=0)
                 reports.append(report)

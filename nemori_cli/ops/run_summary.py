@@ -29,6 +29,7 @@ class IngestSummary:
     llm_error: str | None = None  # the first failure that made an episode fall back offline
     usage: Usage = Usage()
     seconds: float = 0.0
+    extracted: int = 0  # episodes whose facts this run extracted (not in to_dict)
     # the facts this run stored or folded a repeat into, in order, each once (a dict as an
     # ordered set); not in to_dict: an archive has many
     fact_ids: dict[str, None] = field(default_factory=dict)

@@ -102,7 +102,8 @@ def search(
     """Return the k best episodes and facts for a query, hybrid-ranked; a time the query
     names relative to `today` (default: the UTC date now) is read against it."""
     filters = SearchFilters(  # a naive datetime from the Python API is read as UTC
-        kinds_of(kind), aware(since), aware(until), conversation_id, category, include_superseded
+        kinds_of(kind, category), aware(since), aware(until), conversation_id, category,
+        include_superseded,
     )
     if k < 1:
         raise UsageError("-k/--limit must be at least 1")
@@ -381,8 +382,12 @@ def in_conversation(
     )
 
 
-def kinds_of(kind: str) -> tuple[Kind, ...]:
-    """The kinds a --kind value asks for."""
+def kinds_of(kind: str, category: str | None = None) -> tuple[Kind, ...]:
+    """The kinds a --kind value asks for; a fact category asks for facts only."""
     if kind not in ("all", *KINDS):
         raise UsageError(f"unknown kind {kind!r}: use episode, fact or all")
+    if category and kind == "episode":
+        raise UsageError("--category picks facts: it cannot be used with --kind episode")
+    if category:
+        return ("fact",)
     return KINDS if kind == "all" else (kind,)  # type: ignore[return-value]
