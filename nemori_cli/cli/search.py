@@ -13,7 +13,8 @@ from nemori_cli.models import SearchHit
 DATES_HELP = "2024-10-17 (the whole day), 2024-06, 2024, 'yesterday', '3 weeks ago', 'last March'"
 TODAY_HELP = (
     "Ask as on this day: 'last week', 'this year' and --since 'yesterday' are read against it "
-    "(a date, e.g. 2024-05-30; default: today)."
+    "(a date, e.g. 2024-05-30; default: today). Later memories are still searched: add "
+    "--until to leave them out."
 )
 
 EXAMPLES = """Examples:
