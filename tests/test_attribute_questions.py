@@ -191,31 +191,33 @@ def test_an_earlier_value_answers_a_question_for_it(mem: Memory) -> None:
     assert not any("teacher" in h.content for h in facts)
 
 
-def test_a_question_for_the_users_partner_finds_who_it_is(tmp_path: Path) -> None:
+def among_decoys(tmp_path: Path, decoy: str, reply: str, told: str, answer: str) -> Memory:
+    """Code help most days, four chats that say the question's own words of other things
+    (decoy), and one request that tells the answer in passing (told)."""
     convs = [exchange(f"code{n}", n, f"how do i do a rolling average in pandas {n}", CODE_HELP)
              for n in range(6)]
-    # the question's own words, said of other things
-    convs += [exchange(f"app{n}", 10 + n, f"I'm building a dating app: how should I model a "
-                       f"relationship between two users in SQL? Attempt {n}.",
-                       "Use a join table with both user ids.") for n in range(4)]
-    convs.append(exchange("maya", 7, "My girlfriend Maya and I want a quiet beach for a "
-                          "long weekend, any ideas?", "The Alentejo coast is quiet in May."))
-    mem = ingested(tmp_path, convs)
+    convs += [exchange(f"decoy{n}", 10 + n, f"{decoy} Attempt {n}.", reply) for n in range(4)]
+    convs.append(exchange("told", 7, told, answer))
+    return ingested(tmp_path, convs)
+
+
+def test_a_question_for_the_users_partner_finds_who_it_is(tmp_path: Path) -> None:
+    mem = among_decoys(
+        tmp_path, "I'm building a dating app: how should I model a relationship between two "
+        "users in SQL?", "Use a join table with both user ids.",
+        "My girlfriend Maya and I want a quiet beach for a long weekend, any ideas?",
+        "The Alentejo coast is quiet in May.")
     for question in ("Who am I dating?", "Am I in a relationship?"):
         first = mem.search(question, k=5)[0]
         assert first.kind == "fact" and "Maya" in first.content
 
 
 def test_a_question_for_what_the_user_cannot_eat_finds_the_allergy(tmp_path: Path) -> None:
-    convs = [exchange(f"code{n}", n, f"how do i do a rolling average in pandas {n}", CODE_HELP)
-             for n in range(6)]
-    # the question's own words, said of other things
-    convs += [exchange(f"food{n}", 10 + n, f"Which food trucks should a festival avoid booking? "
-                       f"Asking for the street fair, take {n}.",
-                       "Avoid trucks without a permit; food safety first.") for n in range(4)]
-    convs.append(exchange("nuts", 7, "Planning a dinner party on Saturday. I'm allergic to "
-                          "peanuts, so nothing with satay please.", "A mushroom risotto works."))
-    mem = ingested(tmp_path, convs)
+    mem = among_decoys(
+        tmp_path, "Which food trucks should a festival avoid booking for the street fair?",
+        "Avoid trucks without a permit; food safety first.",
+        "Planning a dinner party on Saturday. I'm allergic to peanuts, so nothing with satay "
+        "please.", "A mushroom risotto works.")
     first = mem.search("What food do I avoid?", k=5)[0]
     assert first.kind == "fact" and "allergic to peanuts" in first.content
 
