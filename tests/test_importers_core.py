@@ -168,6 +168,28 @@ def test_the_most_used_heading_style_decides_the_turns(make) -> None:
     assert [(m.role, m.content) for m in conv.messages] == [("user", "hi"), ("assistant", "hello")]
 
 
+def test_a_pasted_transcript_of_bare_prefixes_is_read(make) -> None:
+    text = (b"Human: I just adopted a beagle called Miso. Tips for the first week?\n"
+            b"Assistant: Congratulations! Keep the first days calm.\n"
+            b"Set up a quiet corner with a crate.\n\n"
+            b"User:\nShe chews everything.\n"
+            b"ChatGPT: Give her chew toys.\n")
+    conv = next(make(text, "pasted.txt").conversations())
+    assert [(m.role, m.content) for m in conv.messages] == [
+        ("user", "I just adopted a beagle called Miso. Tips for the first week?"),
+        ("assistant", "Congratulations! Keep the first days calm.\n"
+                      "Set up a quiet corner with a crate."),
+        ("user", "She chews everything."),
+        ("assistant", "Give her chew toys."),
+    ]
+
+
+def test_a_note_with_colon_lines_is_no_transcript(make) -> None:
+    # "User: admin" names no one asking anybody: without an answer it is not a chat
+    with pytest.raises(ImportFormatError):
+        make(b"Server notes\nUser: admin\nHost: db-1\nNote: rotate keys\n", "notes.txt")
+
+
 # --- stdin and directories ------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Markdown transcripts: role headings, bold role prefixes, llm logs, YAML front matter."""
+"""Markdown transcripts: role headings, bold or bare role prefixes, llm logs, YAML front
+matter."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _BOLD = re.compile(
     r"^(?:\*\*|__)([^*_\n]{1,80}?)(?::[ \t]*(?:\*\*|__)|(?:\*\*|__)[ \t]*:)[ \t]*(.*)$"
 )
+# a pasted transcript's bare prefix, "User: text" or "Assistant:" on a line of its own
+_PLAIN = re.compile(r"^([A-Za-z][A-Za-z0-9.\-]{0,30}):(?:[ \t]+(.*))?[ \t]*$")
 _WORD = re.compile(r"^[^A-Za-z0-9]*?([A-Za-z][A-Za-z0-9.\-]*)(.*)$")
 _TIME = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
@@ -52,7 +55,7 @@ class _Mark:
     """A line that starts a turn."""
 
     line: int
-    style: str  # "h1".."h6", or "bold" for **Role:** prefixes
+    style: str  # "h1".."h6", "bold" for **Role:** prefixes, "plain" for Role: prefixes
     role: str
     timestamp: datetime | None
     id: str | None
@@ -138,14 +141,16 @@ def _marks(lines: list[str], start: int) -> list[_Mark]:
 def _chosen(marks: list[_Mark]) -> list[_Mark]:
     """Keep the marks of the document's convention: its most used style (the first on ties).
 
-    A transcript has someone asking: without a user turn, role-like headings are just headings.
+    A transcript has someone asking: without a user turn, role-like headings are just headings;
+    bare prefixes ("User: admin") make a transcript only when someone answers too.
     """
     counts = Counter(m.style for m in marks)  # insertion order breaks ties by first use
     if not counts:
         return []
     style = max(counts, key=counts.__getitem__)
     chosen = [m for m in marks if m.style == style]
-    return chosen if any(m.role == "user" for m in chosen) else []
+    roles = {m.role for m in chosen}
+    return chosen if "user" in roles and (style != "plain" or "assistant" in roles) else []
 
 
 def _mark(line: str, index: int) -> _Mark | None:
@@ -160,6 +165,10 @@ def _mark(line: str, index: int) -> _Mark | None:
         parsed = _role_label(bold.group(1))
         if parsed:
             return _Mark(index, "bold", *parsed, inline=bold.group(2))
+        return None
+    plain = _PLAIN.match(line)
+    if plain and (role := normalize_role(plain.group(1))) in ("user", "assistant"):
+        return _Mark(index, "plain", role, None, None, inline=plain.group(2) or "")
     return None
 
 
