@@ -305,7 +305,14 @@ def markdown(results: dict[str, Any], second: dict[str, Any]) -> str:
         "name one, \"around Easter this year\" (b1: its window of five days before Easter",
         "was set on it) and \"around Halloween\" (b3, held out, whose wording was seen),",
         "moved from sessions 21 and 15 to 1 and 5: sess@5 / sess@10 0.842 / 0.894 -> 0.875",
-        f"/ 0.928. Now {second['retrieval']['nemori']['overall']['sess@5']:.3f} / "
+        "/ 0.928. Reading its three single-session-preference misses (advice whose evidence",
+        "is a health condition said in passing: a herniated disc for a gym routine) showed",
+        "offline extraction filing such conditions as experiences, or dropping them (\"I get",
+        "really seasick on ferries\" gave no fact); as profile facts (`pipeline/salience.py`",
+        "HEALTH) they join an advice question's profile list: sess@10 0.928 -> 0.944, sess@5",
+        "unchanged (a list of those conditions for every advice question gave sess@5 0.892",
+        "here but lowered the haystack's preference questions 0.780 -> 0.765: not kept).",
+        f"Now {second['retrieval']['nemori']['overall']['sess@5']:.3f} / "
         f"{second['retrieval']['nemori']['overall']['sess@10']:.3f} against the embedder's "
         f"raw turns {second['retrieval']['embed']['overall']['sess@5']:.3f} / "
         f"{second['retrieval']['embed']['overall']['sess@10']:.3f}.",
