@@ -66,12 +66,13 @@ class IngestRun:
         ensure_indexes(self.parts, self.user_id, probe=True)
         repo = self.parts.repo(self.user_id)
         done_files, seen = repo.ingested()
-        reading = self.progress.task("Reading files", total=len(files))
         with self._running("ingest", started):
-            for path in files:
-                self._ingest_file(path, format, strict, done_files, seen)
-                reading.advance()
-            reading.close()
+            if files:  # no bar at 0/0 above the error that no file could be read
+                reading = self.progress.task("Reading files", total=len(files))
+                for path in files:
+                    self._ingest_file(path, format, strict, done_files, seen)
+                    reading.advance()
+                reading.close()
             self._resume_pending()
         return self.summary
 
