@@ -136,6 +136,21 @@ def test_search_json_keeps_id_and_adds_hit_id_and_the_table_shows_a_snippet(stor
     assert "| User: Totally unrelated: my hiking boots" in out
 
 
+def test_episodes_show_of_a_hit_id_shows_that_span_and_refuses_a_bad_one(store: Path) -> None:
+    hit = next(h for h in search_json(store, "knee surgery steep descents")
+               if h["kind"] == "episode")
+    episode = hit["id"]
+    code, out, _ = cli("--data-dir", str(store), "episodes", "show", f"{episode}:2-2")
+    assert code == 0 and "Source messages (2-2 of " in out
+    assert out.count("\n--- ") == 1  # one message shown
+    code, whole, _ = cli("--data-dir", str(store), "episodes", "show", episode)
+    # offline, the narrative is the transcript: each message is printed once, not twice
+    assert code == 0 and whole.count("knee surgery two years ago") == 1
+    for bad in (f"{episode}:zz", f"{episode}:50-60"):
+        code, _, err = cli("--data-dir", str(store), "episodes", "show", bad)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error:")
+
+
 # --- 5. ids of messages without ids ---------------------------------------------------------
 
 

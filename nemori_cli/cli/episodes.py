@@ -1,5 +1,6 @@
 """`nemori episodes`: list, show and delete episodes."""
 
+import re
 from collections import Counter
 from typing import Annotated
 
@@ -7,7 +8,8 @@ import typer
 
 from nemori_cli.cli import context, render
 from nemori_cli.cli.search import DATES_HELP
-from nemori_cli.models import Episode
+from nemori_cli.errors import UsageError
+from nemori_cli.models import Episode, Message
 
 app = typer.Typer(help="List, show and delete episodes.", no_args_is_help=True)
 HAS_FACTS = ("done", "failed")  # a failed LLM extraction kept offline facts ("made by" says so)
@@ -15,6 +17,7 @@ EXAMPLES = """Examples:
   nemori episodes list -n 5
   nemori episodes list --since 2025-06 --until 2025-08
   nemori episodes list --since 'last March' --jsonl"""
+SPAN = re.compile(r"^(?P<id>[^:\s]+)(?::(?P<first>\d+)-(?P<last>\d+))?$")  # ep_x, ep_x:3-6
 
 
 def plural(n: int, word: str) -> str:
@@ -78,21 +81,32 @@ def show_episode(
     episode_id: Annotated[str, typer.Argument(help="Episode id.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show one episode: title, narrative and source messages."""
+    """Show one episode: title, narrative and source messages (of a search hit's span, given
+    its id ep_x:3-6)."""
+    span = SPAN.match(episode_id)
+    if span is None:
+        raise UsageError(f"{episode_id!r} is not an episode id (ep_x, or a search hit's ep_x:3-6)")
     memory = context.reader(ctx)
-    ep = memory.episode(episode_id.split(":")[0])  # a search hit_id names a span: ep_x:3-6
+    ep = memory.episode(span["id"])
     if as_json:
         render.print_json(ep.to_dict())
         return
+    count = len(ep.messages)
+    first, last = (int(span["first"]), int(span["last"])) if span["first"] else (1, count)
+    if not 1 <= first <= last <= count:
+        raise UsageError(f"episode {ep.id} has {plural(count, 'message')}: no span {first}-{last}")
     when = ep.timestamp.strftime("%Y-%m-%d %H:%M") if ep.timestamp else "unknown time"
     say = render.say
     say(f"{ep.title}", style="bold")
-    say(f"{when}, conversation {ep.conversation_id}, {plural(len(ep.messages), 'message')}")
+    say(f"{when}, conversation {ep.conversation_id}, {plural(count, 'message')}")
     say("")
-    say(ep.content)
+    # an offline narrative is the transcript below: its dated opening line is enough
+    say(ep.content.split("\n", 1)[0] if transcribed(ep) else ep.content)
     say("")
-    say(f"Source messages ({plural(len(ep.messages), 'message')}):", style="bold")
-    for m in ep.messages:
+    shown = ep.messages[first - 1 : last]
+    part = f"{first}-{last} of {count}" if span["first"] else plural(count, "message")
+    say(f"Source messages ({part}):", style="bold")
+    for m in shown:
         stamp = f" [{m.timestamp:%Y-%m-%d %H:%M}]" if m.timestamp else ""
         say(f"--- {m.name or m.role}{stamp} ({m.id})", style="dim")
         say(m.content)
@@ -103,6 +117,17 @@ def show_episode(
     made = f"facts: {plural(facts, 'fact')}, extraction {status}" + (f" by {by}" if by else "")
     say("")
     say(made, style="dim")
+
+
+def transcribed(ep: Episode) -> bool:
+    """Whether the episode's narrative quotes every message (as offline narratives do)."""
+    text = " ".join(ep.content.split())
+    return all(opening(m) in text for m in ep.messages)
+
+
+def opening(message: Message) -> str:
+    """A message's first words, spaces folded."""
+    return " ".join(message.content.split())[:40]
 
 
 @app.command("delete")
