@@ -427,7 +427,7 @@ JAN_THREAD = (Path(__file__).parent / "fixtures" / "importers" / "jan" / "thread
 @pytest.mark.parametrize("jan", [False, True])
 def test_a_dry_run_fails_a_file_as_its_import_would(tmp_path: Path, jan: bool) -> None:
     plain = tmp_path / "plain.md"
-    plain.write_text("User: hi\nAssistant: hello\n")  # no headings: no markdown turns
+    plain.write_text("Shopping\nUser: admin\nHost: db-1\n")  # no one answers: no turns
     args = [str(JAN_THREAD)] if jan else ["-f", "markdown", str(plain)]
     data = str(tmp_path / "d")
     real = cli("--data-dir", data, "ingest", *args)
