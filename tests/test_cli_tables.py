@@ -8,16 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_runner import cli, ingest_sample_chats
+from cli_runner import cli
 
 from nemori_cli.cli import render
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data = tmp_path_factory.mktemp("tables") / "data"
-    ingest_sample_chats(data)
-    return data
+@pytest.fixture
+def store(sample_store: Path) -> Path:
+    """sample_chats/ ingested once for the session (conftest.py); these tests only read it."""
+    return sample_store
 
 
 @pytest.fixture
