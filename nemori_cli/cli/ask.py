@@ -75,10 +75,10 @@ def answer_batch(memory: Any, options: dict[str, Any], as_json: bool, as_jsonl: 
 
     rows: list[dict[str, Any]] = []
     ok = True
+    people = not (as_json or as_jsonl)
     with render.interrupts_reported():
         for i, q in enumerate(stdin_lines()):
             q = q.strip()
-            people = not (as_json or as_jsonl)
             if people:
                 render.say(("\n" if i else "") + q, style="bold")
             try:

@@ -288,7 +288,6 @@ class IngestRun:
         candidates = [f for r in results for f in r.facts]
         vectors = parts.embedder.embed([fact_text(f) for f in candidates]) if candidates else None
         index = parts.vectors(self.user_id)
-        self.summary.extracted += len(results)
         for r in results:
             self.summary.usage = self.summary.usage + r.usage
             self.summary.count_extraction(

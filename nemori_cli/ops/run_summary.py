@@ -36,6 +36,7 @@ class IngestSummary:
 
     def count_extraction(self, made_by: str, reason: str | None, error: str | None = None) -> None:
         """Count one extracted episode by who made it (and keep the first LLM failure)."""
+        self.extracted += 1
         if made_by == "llm":
             self.llm_episodes += 1
         elif made_by == "offline fallback":

@@ -243,14 +243,17 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
 
 # Single-valued attributes: a newer statement replaces an older one with another value.
 PLACE = r"(?P<value>[A-Z][\w&-]*(?:(?: of| de| upon)? [A-Z][\w&-]*)*)"  # "City of Austin"
+# the verbs that set a home or an employer, in both tables below
+_LIVES = r"\b(?:lives|living|live|is based|settled) in"
+_MOVED = r"\b(?:moved|relocated)"
+_WORKS = r"(?:works|working|work|started|joined|is employed)"
 ATTRIBUTES = {
     "residence": (
-        re.compile(rf"\b(?:lives|living|live|is based|settled) in (?:the )?{PLACE}"),
-        re.compile(rf"\b(?:moved|relocated)(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
+        re.compile(rf"{_LIVES} (?:the )?{PLACE}"),
+        re.compile(rf"{_MOVED}(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
     ),
     "employer": (
-        re.compile(rf"\b(?:works|working|work|started|joined|job|is employed) (?:at|for) (?:the )?"
-                   rf"{PLACE}"),
+        re.compile(rf"\b(?:{_WORKS}|job) (?:at|for) (?:the )?{PLACE}"),
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
         re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
@@ -284,12 +287,11 @@ _LOWER_NAME = (rf"(?P<value>(?!{_NOT_NAMED}\b)[a-z][\w&-]*(?: (?!{_CLAUSE_END}\b
                rf"{{0,2}})(?=[,.;:!?)]|$| {_CLAUSE_END}\b)")
 LOWERCASE = {
     "residence": (
-        re.compile(rf"\b(?:lives|living|live|is based|settled) in {_LOWER_NAME}"),
-        re.compile(rf"\b(?:moved|relocated) to {_LOWER_NAME}"),
+        re.compile(rf"{_LIVES} {_LOWER_NAME}"),
+        re.compile(rf"{_MOVED} to {_LOWER_NAME}"),
     ),
     "employer": (
-        re.compile(rf"\b(?:works|working|work|started|joined|is employed) (?:at|for) "
-                   rf"{_LOWER_NAME}"),
+        re.compile(rf"\b{_WORKS} (?:at|for) {_LOWER_NAME}"),
     ),
 }
 # words a statement of each attribute has: a lexical query finds the facts that may set one
