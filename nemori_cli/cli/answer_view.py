@@ -38,17 +38,18 @@ def show(result: AskResult) -> None:
 
 
 def memory_table(title: str, rows: Sequence[tuple[int, SearchHit]]) -> None:
-    """One line per memory: number, kind, date, a one-line excerpt, id."""
+    """One line per memory: number, kind, date, id, a one-line excerpt (the text last, as
+    search prints it: a piped line is as long as its text)."""
     render.table(
         title,
-        ["n", "kind", "date", "memory", "id"],
+        ["n", "kind", "date", "id", "memory"],
         [
             (
                 f"[{n}]",
                 h.kind,
                 h.timestamp.date().isoformat() if h.timestamp else "",
-                render.short(h.title or h.content if h.kind == "episode" else h.content, 80),
                 h.id,
+                render.short(h.title or h.content if h.kind == "episode" else h.content, 80),
             )
             for n, h in rows
         ],
