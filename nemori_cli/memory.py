@@ -127,7 +127,7 @@ class Memory:
 
     def ingest(
         self,
-        paths: Sequence[str],
+        paths: str | Path | Sequence[str | Path],
         *,
         user: str | None = None,
         format: str | None = None,
@@ -137,16 +137,20 @@ class Memory:
         """Import chat files, build episodes and (unless facts=False) facts, and index them."""
         from nemori_cli.ops.ingest import IngestRun
         return IngestRun(self.parts, self.user_id(user), facts=facts).run(
-            paths, format=format, strict=strict
+            _listed(paths), format=format, strict=strict
         )
 
     def dry_run(
-        self, paths: Sequence[str], *, format: str | None = None, user: str | None = None
+        self,
+        paths: str | Path | Sequence[str | Path],
+        *,
+        format: str | None = None,
+        user: str | None = None,
     ) -> list[DryRunReport]:
         """Report what ingest would read from each file (and what is new), writing nothing."""
         done_files, known = self.parts.repo(user).ingested()
         from nemori_cli.ops.dry_run import scan_paths
-        return scan_paths(paths, format=format, done_files=done_files, known=known)
+        return scan_paths(_listed(paths), format=format, done_files=done_files, known=known)
 
     def backfill(self, *, user: str | None = None, redo: bool = False) -> IngestSummary:
         """Extract facts for episodes whose extraction is missing, failed or (redo) foreign."""
@@ -293,15 +297,15 @@ class Memory:
 
     # --- deleting and maintenance ------------------------------------------------------
 
-    def delete_facts(self, ids: Sequence[str], *, user: str | None = None) -> list[str]:
+    def delete_facts(self, ids: str | Sequence[str], *, user: str | None = None) -> list[str]:
         """Delete facts from the JSONL and both indexes; return the ids deleted."""
         from nemori_cli.ops import delete
-        return delete.delete_facts(self.parts, ids, user)
+        return delete.delete_facts(self.parts, _listed(ids), user)
 
-    def delete_episodes(self, ids: Sequence[str], *, user: str | None = None) -> Deleted:
+    def delete_episodes(self, ids: str | Sequence[str], *, user: str | None = None) -> Deleted:
         """Delete episodes, and the facts that only they support, from all three stores."""
         from nemori_cli.ops import delete
-        return delete.delete_episodes(self.parts, ids, user)
+        return delete.delete_episodes(self.parts, _listed(ids), user)
 
     def delete_user(self, user: str) -> None:
         """Delete everything stored for a user: JSONL files and both indexes."""
@@ -319,3 +323,10 @@ class Memory:
         """Check each user's files and indexes (with repair, fix them); one report per user."""
         from nemori_cli.ops.doctor import doctor
         return doctor(self.parts, repair=repair, users=users)
+
+
+def _listed(items: str | Path | Sequence[str | Path]) -> list[str]:
+    """One path or id, or several, as a list of strings ("chats.json" is not its letters)."""
+    if isinstance(items, (str, Path)):
+        return [str(items)]
+    return [str(item) for item in items]

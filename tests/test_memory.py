@@ -59,6 +59,17 @@ def test_a_grown_conversation_adds_only_its_new_messages(tmp_path: Path, data_di
     assert any("cello" in f.content for f in mem.facts())
 
 
+def test_one_path_or_id_is_taken_whole_not_as_its_letters(tmp_path: Path, data_dir: Path) -> None:
+    mem = Memory.open(data_dir=data_dir)
+    chat = write_chat(tmp_path / "a.json", FIRST)
+    assert [report.path for report in mem.dry_run(chat)] == [str(chat)]
+    assert mem.ingest(str(chat)).conversations == 1  # not a walk of "/", "t", "m", "p"...
+    fact = next(f for f in mem.facts() if "peanut" in f.content)
+    assert mem.delete_facts(fact.id) == [fact.id]
+    episode = mem.episodes()[0]
+    assert mem.delete_episodes(episode.id).episodes == [episode.id]
+
+
 def test_the_same_fact_from_two_conversations_is_stored_once_with_both_sources(
     tmp_path: Path, data_dir: Path
 ) -> None:
