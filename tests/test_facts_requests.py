@@ -221,6 +221,8 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
          "The user took a short trip to Rome to clear their mind a little."),
         ("Currently reading Dune and loving it.",
          "The user is currently reading Dune and loving it."),
+        ("had my left cataract done last week. can you make me a chart for the eye drops?",
+         "The user had their left cataract done last week."),
     ],
 )
 def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: str) -> None:

@@ -247,6 +247,10 @@ PLACE = r"(?P<value>[A-Z][\w&-]*(?:(?: of| de| upon)? [A-Z][\w&-]*)*)"  # "City 
 _LIVES = r"\b(?:lives|living|live|is based|settled) in"
 _MOVED = r"\b(?:moved|relocated)"
 _WORKS = r"(?:works|working|work|started|joined|is employed)"
+# "wrapped their first two weeks at Kinetic Health" (not "had their first day at Disneyland")
+_FIRST_AT = (r"\b(?:wrapped(?: up)?|finished|completed|survived|started|began|is in|was in)"
+             r" (?:their|the user's) (?:first|second|third)(?: (?:\w+|couple of))?"
+             r" (?:days?|weeks?|months?) (?:at|with)")
 ATTRIBUTES = {
     "residence": (
         re.compile(rf"{_LIVES} (?:the )?{PLACE}"),
@@ -254,6 +258,7 @@ ATTRIBUTES = {
     ),
     "employer": (
         re.compile(rf"\b(?:{_WORKS}|job) (?:at|for) (?:the )?{PLACE}"),
+        re.compile(rf"{_FIRST_AT} (?:the )?{PLACE}"),
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
         re.compile(r"\b(?:works|working|work|is employed|(?:started|got|took|landed|found|has)"
@@ -282,7 +287,8 @@ _CLAUSE_END = (r"(?:now|last|this|next|since|for|and|but|so|because|with|after|b
 _NOT_NAMED = (r"(?:a|an|the|my|our|his|her|their|your|this|that|these|those|home|work|school"
               r"|night|nights|weekends?|least|first|last|all|it|fear|peace|denial|hope|bed|town"
               r"|one|some|any|what|which|where|here|there|shifts?|remote|remotely|full|part"
-              r"|myself|themself|themselves|free|hours|money|food|me|them|us)")
+              r"|myself|themself|themselves|free|hours|money|food|me|them|us|uni|college|university"
+              r"|camp|class|kindergarten|daycare|preschool)")
 _LOWER_NAME = (rf"(?P<value>(?!{_NOT_NAMED}\b)[a-z][\w&-]*(?: (?!{_CLAUSE_END}\b)[a-z][\w&-]*)"
                rf"{{0,2}})(?=[,.;:!?)]|$| {_CLAUSE_END}\b)")
 LOWERCASE = {
@@ -292,12 +298,13 @@ LOWERCASE = {
     ),
     "employer": (
         re.compile(rf"\b{_WORKS} (?:at|for) {_LOWER_NAME}"),
+        re.compile(rf"{_FIRST_AT} {_LOWER_NAME}"),
     ),
 }
 # words a statement of each attribute has: a lexical query finds the facts that may set one
 ATTRIBUTE_WORDS = {
     "residence": "live lives living based settled moved relocated",
-    "employer": "work works working started joined job employed",
+    "employer": "work works working started joined job employed first",
     "occupation": "work works working employed job position role became",
     "diet": "vegetarian vegan pescatarian flexitarian keto paleo carnivore",
 }

@@ -54,7 +54,7 @@ IRREGULAR_PAST = word_set(
     "slept lit hung held led meant dealt fought sought rode hid broke spoke stole froze shook "
     "overcame dove dreamt learnt burnt spelt put set cut hit let read quit split spread shut "
     "began drew fed forgave hurt knelt lay lent rang rose sank slid spun struck swore swung "
-    "tore wept wound"
+    "tore wept wound had"
 )
 BASE_ED = word_set(
     "need feed seed bleed breed speed proceed succeed exceed shed wed embed heed"
