@@ -167,14 +167,17 @@ def test_two_event_questions_pair_one_session_questions_of_one_user() -> None:
     assert len(asked) == 9  # two pairs asked four ways, one three
 
 
-@pytest.mark.parametrize("name", ["DATA", "DATA_B"])
-def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence(name: str) -> None:
+@pytest.mark.parametrize(("name", "users_n", "questions_n"),
+                         [("DATA", 3, 60), ("DATA_B", 3, 60), ("DATA_C", 2, 50)])
+def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence(
+    name: str, users_n: int, questions_n: int
+) -> None:
     import assistant_chats
 
     users, questions = assistant_chats.load(getattr(assistant_chats, name))
     turns = {t.id: (s.id, t.role) for sessions in users.values() for s in sessions
              for t in s.turns}
-    assert len(users) == 3 and len(questions) == 60
+    assert len(users) == users_n and len(questions) == questions_n
     assert len(turns) == sum(len(s.turns) for ss in users.values() for s in ss)  # ids unique
     for q in questions:
         assert q["type"] in assistant_chats.TYPES
