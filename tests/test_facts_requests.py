@@ -66,6 +66,11 @@ def test_a_self_statement_after_a_request_is_kept() -> None:
          ["The user is allergic to cats."]),
         ("Oh, and keep in mind I'm vegan.", ["The user is vegan."]),
         ("Please remind me to buy milk.", []),
+        # what the user asks a letter being written to tell
+        ("Yes, please mention that I'm vegetarian.", ["The user is vegetarian."]),
+        ("ok add that Derek is coeliac, so cross contamination matters.",
+         ["Derek is coeliac, so cross contamination matters."]),
+        ("Add that the meeting moved to Friday.", []),
     ],
 )
 def test_what_the_user_asks_to_be_remembered_is_a_fact(text: str, facts: list[str]) -> None:
@@ -305,3 +310,25 @@ def test_a_short_phrase_before_the_speaker_does_not_hide_the_statement(
     text: str, fact: str
 ) -> None:
     assert [s.content for s in said_to_assistant(text)] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # a person the user names: a birth, a diagnosis, an engagement is about their people
+        ("Harriet had her baby on Tuesday!! I want to send a card.",
+         ["Harriet had her baby on Tuesday.", "The user wants to send a card."]),
+        ("Derek is coeliac - properly diagnosed, not a fad thing.",
+         ["Derek is coeliac - properly diagnosed, not a fad thing."]),
+        ("Tom and Ana got engaged last weekend, help me write a toast.",
+         ["Tom and Ana got engaged last weekend."]),
+        # a product, a place or a program has no such life: nothing about the user
+        ("Python is slow for this, can you speed it up?", []),
+        ("Excel crashed again and lost my sheet, how do I recover it?", []),
+        ("Lisbon is lovely in May, plan me three days there.", []),
+    ],
+)
+def test_a_named_persons_life_event_is_a_fact_in_a_chat_with_an_assistant(
+    text: str, facts: list[str]
+) -> None:
+    assert [s.content for s in said_to_assistant(text)] == facts

@@ -24,6 +24,21 @@ OWN_TASTE = re.compile(
     r"|\bhow (?:i|we) (?:relax|unwind|de-?stress|recharge)\b",
     re.IGNORECASE,
 )
+# "Harriet had her baby", "Derek is coeliac", "Tom got engaged": a life event or a condition
+# of someone the speaker names, which said to an assistant is about the speaker's people
+# (a product or a place has no baby, diagnosis or wedding)
+NAMED_LIFE_EVENT = re.compile(
+    r"^(?!(?:I|I'm|I've|It|It's|This|That|There|The|They|He|She|We|You|Also|And|But|So|Just"
+    r"|Then|Now|Today|Yesterday|Last|Next|My|Our|Your|His|Her|Their)\b)[A-Z][a-z]+"
+    r"(?: (?:and|&) [A-Z][a-z]+)?(?:'s)?(?: (?:just|finally|recently|has|have|had|also))*"
+    r" (?:had (?:her|his|their|a|the) (?:baby|babies|twins|operation|surgery)"
+    r"|(?:got|is getting|are getting|was|were) (?:married|engaged|divorced|promoted|diagnosed"
+    r"|laid off|made redundant)"
+    r"|(?:is|are|was|were) (?:pregnant|expecting|co?eliac|celiac|diabetic|allergic|vegan"
+    r"|vegetarian|lactose[- ]intolerant|in hospital|retiring)"
+    r"|(?:passed away|died|was born|were born|retired|graduated|moved in|moved out"
+    r"|broke (?:her|his|their) \w+))\b"
+)
 # "I love that idea", "I like this one": a reaction to what was just said, not a taste
 REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)\b",
                       re.IGNORECASE)

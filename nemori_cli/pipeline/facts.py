@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow, with_time
 from nemori_cli.pipeline.clauses import (
+    NAMED_LIFE_EVENT,
     SECOND_PERSON,
     SPEAKER,
     attach_dangling,
@@ -85,7 +86,9 @@ def between_people(messages: Iterable[Message]) -> bool:
 
 def qualifies(sentence: str) -> bool:
     """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
-    if not sentence or sentence.rstrip(" \"')").endswith("?") or not SPEAKER.search(sentence):
+    if not sentence or sentence.rstrip(" \"')").endswith("?"):
+        return False
+    if not (SPEAKER.search(sentence) or NAMED_LIFE_EVENT.match(sentence)):
         return False
     short = len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS
     if short and not short_but_personal(sentence):

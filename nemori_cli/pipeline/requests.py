@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.clauses import OWN_OPENING, OWN_TASTE, REACTION
+from nemori_cli.pipeline.clauses import NAMED_LIFE_EVENT, OWN_OPENING, OWN_TASTE, REACTION
 from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
@@ -40,11 +40,14 @@ _WANT_WORK = re.compile(
     re.IGNORECASE,
 )
 # "Please remember that I'm vegetarian", "Keep in mind my budget is $500", "Also, remind me
-# that I'm allergic to cats": what follows is the statement the speaker wants kept
+# that I'm allergic to cats", "yes, add that Derek is coeliac" (to a letter being written):
+# what follows is the statement the speaker wants kept or told
 _KEEP = re.compile(
-    r"^(?:(?:also|and|oh|btw|by the way|one more thing)[,:]? ){0,2}(?:please |pls )?"
-    r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|remind me)"
-    r"(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our)\b)",
+    r"^(?:(?:also|and|oh|btw|by the way|one more thing|yes|yeah|ok|okay)[,:]? ){0,2}"
+    r"(?:please |pls )?(?:(?:remember|note|keep in mind|bear in mind|don't forget"
+    r"|do not forget|remind me)(?: that)?|(?:add|mention|say|include|tell them|let them know)"
+    r" that)[,:]?\s+(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our)\b|(?-i:[A-Z][a-z]+ (?:is|has"
+    r"|had|got|was|were)\b))",
     re.IGNORECASE,
 )
 # "how do i make cookies chewy", "is it too late": a question typed without its "?"
@@ -155,7 +158,7 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         head = _ASIDE.split(part, maxsplit=1)[0]
         if head != part:
             head = head.rstrip(" ,;") + "."
-        wanted = not to_assistant or about_speaker(head)
+        wanted = not to_assistant or about_speaker(head) or NAMED_LIFE_EVENT.match(head)
         if head.strip() and wanted and not is_request(head):
             out.append(head)
     return [*roles, *out]

@@ -70,6 +70,7 @@ _PROFILE = re.compile(
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
     r"|co?eliac|colou?r[- ]?blind|deaf|dyslexi\w*|adhd|autis\w*|disabilit\w*|disabled"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
+    r"|had (?:her|his|their|a|our) baby|passed away|(?:was|were) born|retired|graduated"
     rf"|{HEALTH}"
     r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
