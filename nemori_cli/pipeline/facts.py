@@ -85,7 +85,8 @@ def between_people(messages: Iterable[Message]) -> bool:
 
 
 def qualifies(sentence: str) -> bool:
-    """Whether a (cleaned) sentence is a statement its speaker makes about themself."""
+    """Whether a (cleaned) sentence is a statement its speaker makes about themself (or
+    about someone they name: "Harriet had her baby")."""
     if not sentence or sentence.rstrip(" \"')").endswith("?"):
         return False
     if not (SPEAKER.search(sentence) or NAMED_LIFE_EVENT.match(sentence)):
