@@ -70,6 +70,22 @@ def test_doctor_after_an_interrupted_ingest_says_re_running_it_also_repairs(
     assert code == 0, out
 
 
+@pytest.mark.parametrize(
+    ("method", "args"),
+    [("doctor", ["doctor"]), ("export", ["export", "-o", "out.json"]),
+     ("search", ["search", "hiking"]), ("stats", ["stats"])],
+)
+def test_ctrl_c_in_any_command_says_so_in_one_line(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, method: str, args: list[str]
+) -> None:
+    assert cli("ingest", str(SAMPLE_CHATS))[0] == 0
+    ctrl_c_at(monkeypatch, Memory, method)
+    code, _, err = cli(*args)
+    assert code == 130 and "Traceback" not in err
+    (line,) = errors(err)
+    assert line == "error: interrupted; what was saved is kept"
+
+
 def test_ctrl_c_while_the_cli_loads_is_one_line_not_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -24,7 +24,7 @@ from nemori_cli.cli import (
 )
 from nemori_cli.cli.argv import GLOBAL_OPTIONS
 from nemori_cli.cli.context import AppContext
-from nemori_cli.cli.render import error
+from nemori_cli.cli.render import error, errors_said
 from nemori_cli.errors import NemoriError
 
 APP_SETTINGS: dict[str, Any] = dict(
@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> Any:
     from nemori_cli.cli.argv import command_of, hoist
     from nemori_cli.cli.usage import one_line
 
+    errors_said.clear()  # a run's own (tests and scripts call main more than once)
     args = hoist(sys.argv[1:] if argv is None else argv, GLOBAL_OPTIONS)
     command = command_of(args, GLOBAL_OPTIONS)
     if command not in COMMANDS or "_NEMORI_COMPLETE" in os.environ:
@@ -158,6 +159,8 @@ def main(argv: list[str] | None = None) -> Any:
         where = f"{exc.filename}: " if exc.filename else ""
         error(f"{where}{exc.strerror or exc}")
         sys.exit(1)
+    if code == 130 and not errors_said:  # typer turns Ctrl-C in a command into a silent 130
+        error("interrupted; what was saved is kept")
     sys.exit(code if isinstance(code, int) else 0)
 
 

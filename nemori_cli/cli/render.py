@@ -102,8 +102,12 @@ def write_out(data: bytes) -> None:
     binary.write(data)
 
 
+errors_said: list[str] = []  # this run's error lines: a silent exit 130 still gets its one
+
+
 def error(message: str) -> None:
     """Print a one-line error on stderr."""
+    errors_said.append(message)
     if not on_terminal(stderr=True):
         print(f"error: {message}", file=sys.stderr)
         return
