@@ -58,6 +58,10 @@ def test_every_verb_of_the_user_agrees_with_the_user(content: str, expected: str
          "Jon wants to frame this picture of Jon's birthday party."),
         ("I started my own biz 'cause I love fashion, tbh.", None,
          "The user started their own business because the user loves fashion."),
+        # "though" at the end answers something the fact does not carry
+        ("My knees have been really sore on the stairs tho.", None,
+         "The user's knees have been sore on the stairs."),
+        ("I moved to Leeds in the end anyway.", None, "The user moved to Leeds in the end."),
     ],
 )
 def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,

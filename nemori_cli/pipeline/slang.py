@@ -51,6 +51,9 @@ _ASIDES = re.compile(
     r"(?=[\s,.!?;:]|$)",
     re.IGNORECASE,
 )
+# "my knees hurt though", "we moved to Leeds anyway": a contrast with what came before, which a
+# fact read alone does not have
+_TRAILING = re.compile(r",?\s+\b(?:though|anyway|anyways)\b(?=[\s.!?]*$)", re.IGNORECASE)
 
 
 def _upper(match: re.Match[str]) -> str:
@@ -73,10 +76,11 @@ def _plain(match: re.Match[str]) -> str:
 
 
 def plain_words(sentence: str) -> str:
-    """Say chat shorthand in plain words and drop empty asides: "my fam, lol" -> "my family"."""
+    """Say chat shorthand in plain words and drop empty asides: "my fam, lol" -> "my family",
+    "my knees hurt tho" -> "my knees hurt"."""
     text = _GOT_TO.sub("got to", sentence)
     text = _SHORT.sub(_plain, text)
-    text = _ASIDES.sub("", text).strip()
+    text = _TRAILING.sub("", _ASIDES.sub("", text)).strip()
     return re.sub(r"^[\s,;:-]+", "", text)
 
 
