@@ -332,3 +332,27 @@ def test_a_named_persons_life_event_is_a_fact_in_a_chat_with_an_assistant(
     text: str, facts: list[str]
 ) -> None:
     assert [s.content for s in said_to_assistant(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # what someone did to the user tells as much as what the user did
+        ("the GP started me on amlodipine for my blood pressure, could it be that?",
+         ["The user was started on amlodipine for their blood pressure by the GP."]),
+        ("They've moved me across to Thursdays since the new warehouse opened.",
+         ["The user has been moved across to Thursdays since the new warehouse opened."]),
+        # after a request and a dash
+        ("put drop off as Thursday mornings at the church hall - they've moved me across to"
+         " Thursdays", ["The user has been moved across to Thursdays."]),
+        ("they laid me off in March so money is tight, what should I cut?",
+         ["The user was laid off in March so money is tight."]),
+        # the assistant or a thing as the one who did it: nothing about the user
+        ("You gave me a great recipe last time, can I halve it?", []),
+        ("It made me cry, is that normal?", []),
+    ],
+)
+def test_what_someone_did_to_the_user_is_a_fact_in_a_chat_with_an_assistant(
+    text: str, facts: list[str]
+) -> None:
+    assert [s.content for s in said_to_assistant(text)] == facts

@@ -37,17 +37,18 @@ _NAMED_ONE = re.compile(
     r"([a-z-]+),? (?:named|called) ((?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
 )
-_OPENING = re.compile(r"^(She|He)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
+_OPENING = re.compile(r"^([Ss]he|[Hh]e)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
 _HAS = word_set("been got gotten had done gone never already just")
 _GENDERED = re.compile(r"\b(?:she|he|her|him)\b", re.IGNORECASE)
 
 
 def with_kin(sentences: list[str]) -> list[str]:
-    """Each "She ..." / "He ..." opening said of the speaker's one person named just before."""
+    """Each "She ..." / "He ..." opening (typed "she" or "he" too) said of the speaker's one
+    person named just before."""
     out: list[str] = []
     for sentence in sentences:
         m = _OPENING.match(sentence)
-        who = one_of_theirs(out[-1], m[1]) if out and m else None
+        who = one_of_theirs(out[-1], m[1].capitalize()) if out and m else None
         if m and who:
             sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
         out.append(sentence)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from nemori_cli.pipeline.clauses import NAMED_LIFE_EVENT, OWN_OPENING, OWN_TASTE, REACTION
+from nemori_cli.pipeline.passive import DONE_TO_ME, as_done_to
 from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 
@@ -57,8 +58,9 @@ _QUESTION = re.compile(
     r" (?:i|you|we|it|they|there|my|this|that)\b",
     re.IGNORECASE,
 )
-_SELF_CLAUSE = re.compile(
-    r"[,;:]\s+(?:and |but |because |since |as )?(?=(?:I|I'm|I've|I'd|we|We|we're|We're)\b)"
+_SELF_CLAUSE = re.compile(  # after a request, a clause about the speaker: "..., I'm vegan"
+    r"(?:[,;:]| [-\u2013\u2014])\s+(?:and |but |because |since |as )?"
+    r"(?=(?:I|I'm|I've|I'd|we|We|we're|We're)\b|" + re.sub(r"\?P<\w+>", "?:", DONE_TO_ME) + ")"
 )
 
 # "Sounds fun, even if I'm not into games": the speaker in the concession, not the remark
@@ -158,6 +160,8 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         head = _ASIDE.split(part, maxsplit=1)[0]
         if head != part:
             head = head.rstrip(" ,;") + "."
+        if to_assistant and not about_speaker(head):  # "the GP started me on ...": kept
+            head = as_done_to(head)
         wanted = not to_assistant or about_speaker(head) or NAMED_LIFE_EVENT.match(head)
         if head.strip() and wanted and not is_request(head):
             out.append(head)
