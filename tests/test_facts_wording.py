@@ -62,6 +62,9 @@ def test_every_verb_of_the_user_agrees_with_the_user(content: str, expected: str
         ("My knees have been really sore on the stairs tho.", None,
          "The user's knees have been sore on the stairs."),
         ("I moved to Leeds in the end anyway.", None, "The user moved to Leeds in the end."),
+        # days and months typed in lower case get their capitals
+        ("we moved to leeds in february and I start on monday", None,
+         "The user moved to leeds in February and the user starts on Monday."),
     ],
 )
 def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
@@ -79,6 +82,10 @@ def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,
         # a kept clause after the one said to the listener does not open on "so"
         ("Your story inspired me, so I joined a fire-fighting brigade.", "John",
          "John joined a fire-fighting brigade."),
+        # "no" of "no one" is no filler; "no idea," is one
+        ("No one in my family cooks, so I learned in Lisbon.", "Ana",
+         "No one in Ana's family cooks, so Ana learned in Lisbon."),
+        ("Ha, no idea, I moved to Leeds in May.", "Ana", "Ana moved to Leeds in May."),
     ],
 )
 def test_a_filler_does_not_open_a_fact(content: str, name: str, expected: str) -> None:

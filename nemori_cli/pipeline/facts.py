@@ -28,7 +28,7 @@ from nemori_cli.pipeline.rewrite import (
     to_third_person,
 )
 from nemori_cli.pipeline.salience import categorize, content_words, salience, short_but_personal
-from nemori_cli.pipeline.slang import plain_words, with_apostrophes
+from nemori_cli.pipeline.slang import plain_words, with_apostrophes, with_calendar_capitals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -150,8 +150,9 @@ def normalise(content: str) -> str:
 
 
 def sentences_of(text: str) -> list[str]:
-    """A message's sentences, its apostrophes made plain."""
-    return split_sentences(with_apostrophes(text))
+    """A message's sentences, its apostrophes and the capitals of its days and months made
+    plain."""
+    return split_sentences(with_calendar_capitals(with_apostrophes(text)))
 
 
 def fact_id(user_id: str, content: str) -> str:

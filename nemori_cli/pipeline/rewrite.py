@@ -20,7 +20,8 @@ _SENTENCE_END = re.compile(
     r"|(?<=\])\s+(?=[\"'(]?[A-Z])|\s*\n+\s*"
 )
 _INTERJECTION = re.compile(
-    r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no|nope|well|so|ha|haha+|hah|lol"
+    r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no (?:idea|clue|way)(?=\s*[,!.…])"
+    r"|no(?! (?:idea|clue|way|one|longer|more|time|doubt|need)\b)|nope|well|so|ha|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
     r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
     r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lmao"

@@ -102,3 +102,23 @@ def with_apostrophes(text: str) -> str:
     sure I can't" (only lower-case forms; "IM" or "Id" are left alone)."""
     return _BARE.sub(lambda m: APOSTROPHES[m.group(0)], text)
 
+
+# the days, months and feasts casual typing leaves in lower case: "in february" -> "in February";
+# "may" and "march" only where they are the month ("in may", "march 3rd"), not "I may"
+_CALENDAR = re.compile(
+    r"(?<![\w'-])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february"
+    r"|april|june|july|august|september|october|november|december|christmas|easter|halloween"
+    r"|thanksgiving|ramadan|diwali|hanukkah)(?![\w'-])"
+)
+_MAY_MARCH = re.compile(
+    r"\b(?:(?<=in )|(?<=since )|(?<=until )|(?<=till )|(?<=by )|(?<=early )|(?<=late )"
+    r"|(?<=mid-)|(?<=of )|(?<=next )|(?<=last )|(?<=this ))(?:may|march)\b"
+    r"|\b(?:may|march)(?= \d{1,2}(?:st|nd|rd|th)?\b)"
+)
+
+
+def with_calendar_capitals(text: str) -> str:
+    """Capitalise the names of days, months and feasts typed in lower case: "on monday in
+    february" -> "on Monday in February"."""
+    text = _CALENDAR.sub(lambda m: m.group(0).capitalize(), text)
+    return _MAY_MARCH.sub(lambda m: m.group(0).capitalize(), text)
