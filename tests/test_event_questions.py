@@ -4,13 +4,15 @@ a whole matches one best (bench/haystack_pairs.py)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from chat_sessions import exchange, ingested
 
 from nemori_cli.memory import Memory
-from nemori_cli.search import hybrid
+from nemori_cli.search import hybrid, periods
+from nemori_cli.search.periods import event_episode
 from nemori_cli.search.questions import question_parts
 
 QUESTION = "How many days passed between my pottery workshop and running my first 10k race?"
@@ -97,3 +99,39 @@ def test_both_events_are_among_the_first_hits(tmp_path: Path,
     # the question whole: talk round one event crowds the other out
     monkeypatch.setattr(hybrid, "PART_LISTS", False)
     assert not {"workshop", "race"} <= set(first_conversations(mem, 3))
+
+
+def test_an_event_told_as_the_first_of_its_kind_is_the_earlier_of_its_best_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    convs = [
+        exchange("left", 5, "Had my left cataract done yesterday, the eye drops are confusing.",
+                 "Here is a simple chart for the drops, four times a day at first."),
+        exchange("car", 20, "We picked up a secondhand electric car on Wednesday!",
+                 "Congratulations! Charging from a normal socket overnight is fine."),
+        exchange("right", 40, "My second eye operation went fine, they did the right eye.",
+                 "Glad it went well. New glasses usually wait four to six weeks."),
+        *(exchange(f"tips{n}", 50 + n, f"Any tips for my allotment in week {n}?",
+                   "Weed little and often, and mulch the beds.") for n in range(4)),
+    ]
+    mem = ingested(tmp_path, convs)
+    question = "Which came first: my first eye operation or getting the electric car?"
+
+    def first_two() -> list[str]:
+        hits = mem.search(question, k=10, kind="episode")
+        return list(dict.fromkeys(h.message_ids[0].split(":")[0] for h in hits))[:2]
+
+    assert set(first_two()) == {"left", "car"}
+    monkeypatch.setattr(periods, "FIRST_OF", 1)  # the event's best alone: the second operation
+    assert "left" not in first_two()
+
+
+def test_the_episode_of_an_event() -> None:
+    class Ep:
+        def __init__(self, day: int | None) -> None:
+            self.timestamp = datetime(2024, 1, day, tzinfo=UTC) if day else None
+
+    episodes = {"late": Ep(20), "early": Ep(2), "undated": Ep(None)}
+    assert event_episode("my eye operation", ["late", "early"], episodes) == "late"
+    assert event_episode("my first eye operation", ["late", "early"], episodes) == "early"
+    assert event_episode("my first eye operation", ["late", "undated"], episodes) == "late"

@@ -27,7 +27,7 @@ from nemori_cli.search.attributes import (
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
 from nemori_cli.search.lexical_lists import lexical_episodes, lexical_hits, weighted_turns
-from nemori_cli.search.periods import Period, query_period
+from nemori_cli.search.periods import FIRST_OF, Period, event_episode, query_period
 from nemori_cli.search.questions import (
     AttributeQuestion,
     asked_attribute,
@@ -216,7 +216,10 @@ def search(
         hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD,
         today=day,
     )
-    tops = [fuse({"episode": lists}, 1)[0][1] for lists in event_lists if any(lists)]
+    tops = [
+        event_episode(event, [rid for _, rid, _ in fuse({"episode": lists}, FIRST_OF)], episodes)
+        for event, lists in zip(events, event_lists, strict=True) if any(lists)
+    ]
     best = each_event_early(best, tops)
     if values:
         ranked = {h.id: h for h in best if h.kind == "fact"}

@@ -5,9 +5,10 @@ week", "three days ago")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
 from nemori_cli.pipeline.holidays import YEARS, named_holiday
@@ -156,3 +157,17 @@ def relative_span(text: str, today: date) -> Span | None:
         if m := pattern.search(text):
             return resolve(m, today)
     return None
+
+
+_FIRST = re.compile(r"\bfirst\b", re.IGNORECASE)
+FIRST_OF = 2  # "my first eye operation": the earliest of the event's best this many
+
+
+def event_episode(event: str, ranked: Sequence[str], episodes: Mapping[str, Any]) -> str:
+    """The episode an event of a question names: its best, or for an event told as the first
+    of its kind ("Which came first: my first eye operation or ..."), the earliest of its best
+    few, as a second operation reads much like the first."""
+    if not _FIRST.search(event):
+        return ranked[0]
+    dated = [r for r in ranked[:FIRST_OF] if r in episodes and episodes[r].timestamp]
+    return min(dated, key=lambda r: episodes[r].timestamp) if dated else ranked[0]
