@@ -351,7 +351,17 @@ def markdown(results: dict[str, Any], second: dict[str, Any], third: dict[str, A
         "0.944 and the haystack's preference questions 0.780 -> 0.750; only the words about",
         "the telling (called, named, mentioned, told, said, reported, ever): this set sess@5",
         "0.790 -> 0.810, but the second 0.892 -> 0.886 and assistant recall on 0-4 0.842 ->",
-        "0.816.",
+        "0.816. A later round kept one search rule: an event told as the first of its kind",
+        "(\"Which came first: my first eye operation or ...\") is the earlier of its two best",
+        "episodes (`search/periods.py event_episode`): sess@5 0.790 -> 0.800 (the haystack's",
+        "two-event questions gain too). It measured and did not keep: for a question of how",
+        "things stand now (\"... at the moment?\", \"these days\"), the best few of each kind",
+        "newest first as one more fused list (no question moved on any set); and a hit's own",
+        "match weighed against its fused rank 1.5 or 3.0 times instead of 2.0 (this set",
+        "0.777 / 0.780, the haystack's assistant recall on 0-4 0.842 / 0.868, its preference",
+        "questions 0.795 / 0.765, the first and second sets within 0.005: no better overall).",
+        "Offline facts it gained (someone's doing to the user, \"he's 70\" typed in lower case",
+        "after \"my husband\"; see the assistant-facts section) moved no question here.",
         f"Now {third['retrieval']['nemori']['overall']['sess@5']:.3f} / "
         f"{third['retrieval']['nemori']['overall']['sess@10']:.3f} against the embedder's "
         f"raw turns {third['retrieval']['embed']['overall']['sess@5']:.3f} / "
