@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -356,3 +357,18 @@ def test_what_someone_did_to_the_user_is_a_fact_in_a_chat_with_an_assistant(
     text: str, facts: list[str]
 ) -> None:
     assert [s.content for s in said_to_assistant(text)] == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a question as people new to English type it: the subject before the verb, no "?"
+        "got conflict in the middle of the rebase. how i abort and go back like before",
+        "legs destroyed going downstairs. when i can do fast running again",
+        "what is the difference between A2 and B1 level in dutch",
+        "which is better if i query mostly status and sometimes vessel_id",
+    ],
+)
+def test_a_question_with_the_subject_before_its_verb_is_no_fact(text: str) -> None:
+    assert not [s.content for s in said_to_assistant(text)
+                if re.match(r"(?:How|When|What|Which)\b", s.content)]

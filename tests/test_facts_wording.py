@@ -62,9 +62,23 @@ def test_every_verb_of_the_user_agrees_with_the_user(content: str, expected: str
         ("My knees have been really sore on the stairs tho.", None,
          "The user's knees have been sore on the stairs."),
         ("I moved to Leeds in the end anyway.", None, "The user moved to Leeds in the end."),
+        # "no" before a noun is no filler; a pictograph is no prose
+        ("no coentro anywhere, I hate it, it tastes like soap to me", None,
+         "No coentro anywhere, the user hates it, it tastes like soap to the user."),
+        ("I created the index concurrently, the query is now 4ms 🙏", None,
+         "The user created the index concurrently, the query is now 4ms."),
+        # an assent or a "forgot to say" before the statement, and "bc"
+        ("ah wait i should have said, my right knee is hurting since my long run", None,
+         "The user's right knee is hurting since their long run."),
+        ("context — we adopted a puppy from the shelter, her name is Farofa", None,
+         "The user adopted a puppy from the shelter, her name is Farofa."),
+        ("I moved to Lisbon bc my partner got a job there", None,
+         "The user moved to Lisbon because their partner got a job there."),
         # days and months typed in lower case get their capitals
         ("we moved to leeds in february and I start on monday", None,
          "The user moved to leeds in February and the user starts on Monday."),
+        ("I have video calls all day on mondays and fridays", None,
+         "The user has video calls all day on Mondays and Fridays."),
     ],
 )
 def test_chat_shorthand_is_said_in_plain_words(content: str, name: str | None,

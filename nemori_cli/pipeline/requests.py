@@ -51,11 +51,17 @@ _KEEP = re.compile(
     r"|had|got|was|were)\b))",
     re.IGNORECASE,
 )
-# "how do i make cookies chewy", "is it too late": a question typed without its "?"
+# "how do i make cookies chewy", "is it too late": a question typed without its "?"; and as
+# people new to English ask it, the subject before the verb: "how i abort the rebase", "when
+# i can run again", "what is the difference between A2 and B1", "which is better"
 _QUESTION = re.compile(
     r"^(?:(?:how|what|which|where|why|when|who)(?: [\w']+){0,3}? (?:do|does|did|can|could"
     r"|should|would|will|is|are|am)|(?:do|does|did|can|could|should|would|will|is|are|am))"
-    r" (?:i|you|we|it|they|there|my|this|that)\b",
+    r" (?:i|you|we|it|they|there|my|this|that)\b"
+    r"|^how (?:i|we) "
+    r"|^(?:when|where|what|which) (?:i|we) (?:can|should|could|must|need|have to)\b(?!,)"
+    r"|^(?:what|which|who)(?:'s| is| are) (?:the|a|an|better|best)\b"
+    r"|^which (?:one )?(?:is|are) (?:better|best|faster|cheaper|easier)\b",
     re.IGNORECASE,
 )
 _SELF_CLAUSE = re.compile(  # after a request, a clause about the speaker: "..., I'm vegan"

@@ -21,7 +21,9 @@ _SENTENCE_END = re.compile(
 )
 _INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup|no (?:idea|clue|way)(?=\s*[,!.…])"
-    r"|no(?! (?:idea|clue|way|one|longer|more|time|doubt|need)\b)|nope|well|so|ha|haha+|hah|lol"
+    # "no, I ..." and "no I ...", not "no one in my family", "NO shellfish pls"
+    r"|no(?=\s*[,!.…:;-]|\s+(?:i|i'm|i've|we|you|it|it's|that|that's|this|he|she|they|not"
+    r"|problem|worries|thanks|thank)\b)|nope|well|so|ha|haha+|hah|lol"
     r"|omg|thanks|thank you|ok|okay|sure|great|cool|awesome|nice|amazing|honestly|hmm+|um+"
     r"|totally|absolutely|definitely|right|anyway|anyways|anyhow|btw|by the way|also|and|but|plus"
     r"|actually|basically|literally|seriously|frankly|woah|tbh|to be honest|lmao"
@@ -30,8 +32,12 @@ _INTERJECTION = re.compile(
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
     r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
     r"|scratch that|correction|my bad"
+    # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
+    r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
+    r"|sounds good|(?:wait,? )?(?:sorry,? )?(?:i )?(?:forgot to (?:say|mention)|should have"
+    r" (?:said|mentioned)))(?=\s*[,!.…:;—–-])"
     r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
-    r"\b[\s,!.…:;-]*)+",
+    r"\b[\s,!.…:;—–-]*)+",
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^(?:[A-Za-z]+ ){0,3}[A-Za-z]+:\s+(?=\S)")  # "Unrelated: ...", "Update: ..."

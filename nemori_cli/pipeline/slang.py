@@ -37,6 +37,10 @@ SHORTHAND = {
     "'cause": "because",
     "cuz": "because",
     "coz": "because",
+    "bc": "because",
+    "b/c": "because",
+    "thx": "thanks",
+    "tmrw": "tomorrow",
     "bf": "boyfriend",
     "gf": "girlfriend",
     "bff": "best friend",
@@ -75,12 +79,18 @@ def _plain(match: re.Match[str]) -> str:
     return plain[:1].upper() + plain[1:] if word.lstrip("'")[:1].isupper() else plain
 
 
+# pictographs a fact read as prose does without: "query is now 4ms 🙏" (not "20°C" or "£")
+_EMOJI = re.compile(
+    "[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D\U0001F1E6-\U0001F1FF]+\\s*"
+)
+
+
 def plain_words(sentence: str) -> str:
     """Say chat shorthand in plain words and drop empty asides: "my fam, lol" -> "my family",
     "my knees hurt tho" -> "my knees hurt"."""
     text = _GOT_TO.sub("got to", sentence)
     text = _SHORT.sub(_plain, text)
-    text = _TRAILING.sub("", _ASIDES.sub("", text)).strip()
+    text = _TRAILING.sub("", _ASIDES.sub("", _EMOJI.sub("", text))).strip()
     return re.sub(r"^[\s,;:-]+", "", text)
 
 
@@ -106,7 +116,7 @@ def with_apostrophes(text: str) -> str:
 # the days, months and feasts casual typing leaves in lower case: "in february" -> "in February";
 # "may" and "march" only where they are the month ("in may", "march 3rd"), not "I may"
 _CALENDAR = re.compile(
-    r"(?<![\w'-])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february"
+    r"(?<![\w'-])(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|january|february"
     r"|april|june|july|august|september|october|november|december|christmas|easter|halloween"
     r"|thanksgiving|ramadan|diwali|hanukkah)(?![\w'-])"
 )
