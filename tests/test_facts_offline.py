@@ -130,7 +130,7 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
          ["Nate is researching adoption agencies - it's been a dream to have a family."]),
         # emphasis is not content; "so ... that" keeps its "so"
         ("I'm so excited about my new puppy, she's super sweet.", "Maria",
-         ["Maria is excited about Maria's new puppy, she's sweet."]),
+         ["Maria is excited about Maria's new puppy.", "Maria's new puppy is sweet."]),
         ("I was so tired after the marathon that I slept all day.", "Jon",
          ["Jon was so tired after the marathon that Jon slept all day."]),
         # the part said to the listener goes, the speaker's own clause stays
@@ -327,6 +327,9 @@ def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
          ["The user adopted a greyhound named Pixel.",
           "The user's greyhound Pixel is scared of stairs."]),
         ("I have a brother named Sam. She is nice.", ["The user has a brother named Sam."]),
+        # after a comma in the same sentence
+        ("I'm visiting my sister, she lives in Porto now.",
+         ["The user is visiting their sister.", "The user's sister lives in Porto now."]),
         # typed in lower case
         ("I need a gift idea for my husband. he's 70 and likes cricket",
          ["The user needs a gift idea for their husband.",

@@ -42,17 +42,32 @@ _HAS = word_set("been got gotten had done gone never already just")
 _GENDERED = re.compile(r"\b(?:she|he|her|him)\b", re.IGNORECASE)
 
 
+# "its for my girlfriend Lotte, she is vegetarian": the clause after the comma is about her
+_COMMA_PRONOUN = re.compile(r",\s+(?=(?:she|he)(?:'s|'ll|'d)?\s)", re.IGNORECASE)
+
+
 def with_kin(sentences: list[str]) -> list[str]:
     """Each "She ..." / "He ..." opening (typed "she" or "he" too) said of the speaker's one
-    person named just before."""
+    person named just before, in the sentence before or before a comma."""
     out: list[str] = []
-    for sentence in sentences:
+    for sentence in (part for s in sentences for part in at_their_pronoun(s)):
         m = _OPENING.match(sentence)
         who = one_of_theirs(out[-1], m[1].capitalize()) if out and m else None
         if m and who:
             sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
         out.append(sentence)
     return out
+
+
+def at_their_pronoun(sentence: str) -> list[str]:
+    """The sentence cut in two before ", she ..." / ", he ..." when what comes before names
+    the speaker's one person the pronoun can be; else the sentence whole."""
+    m = _COMMA_PRONOUN.search(sentence)
+    if not m:
+        return [sentence]
+    head, tail = sentence[: m.start()], sentence[m.end() :]
+    pronoun = re.split(r"[\s']", tail, maxsplit=1)[0].capitalize()
+    return [f"{head}.", tail] if one_of_theirs(head, pronoun) else [sentence]
 
 
 def one_of_theirs(sentence: str, pronoun: str) -> str | None:
