@@ -346,6 +346,8 @@ def test_a_named_persons_life_event_is_a_fact_in_a_chat_with_an_assistant(
         # after a request and a dash
         ("put drop off as Thursday mornings at the church hall - they've moved me across to"
          " Thursdays", ["The user has been moved across to Thursdays."]),
+        ("They just sent me a rejection letter with no feedback, should I ask why?",
+         ["The user was just sent a rejection letter with no feedback."]),
         ("they laid me off in March so money is tight, what should I cut?",
          ["The user was laid off in March so money is tight."]),
         # the assistant or a thing as the one who did it: nothing about the user

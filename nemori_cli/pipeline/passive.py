@@ -24,9 +24,10 @@ _PRONOUNS = frozenset({"they", "he", "she"})
 _NOT_AGENTS = frozenset({"you", "it", "this", "that", "we", "there"})  # capitalised, as names
 # "the GP", "my old boss", "our landlord", "Harriet", "they": not "you" (the assistant) or "it"
 _AGENT = r"(?P<agent>(?i:they|he|she|(?:the|my|our) [\w-]+(?: [\w-]+)?)|[A-Z][\w-]+)"
-DONE_TO_ME = (  # the opening of such a clause
-    rf"{_AGENT}(?P<perfect>'ve|'s|(?i: have| has))? (?P<verb>(?i:{'|'.join(sorted(DONE_TO))})) "
-    r"(?i:me)\b"
+DONE_TO_ME = (  # the opening of such a clause: "they just sent me", "the GP has put me"
+    rf"{_AGENT}(?P<perfect>'ve|'s|(?i: have| has))?"
+    r"(?P<adverb>(?i: just| finally| recently| already| also| even| actually))?"
+    rf" (?P<verb>(?i:{'|'.join(sorted(DONE_TO))})) (?i:me)\b"
 )
 _DONE_TO_ME = re.compile(rf"^{DONE_TO_ME}(?P<rest>(?:[^,;:!?.]|\.(?=\d))*)(?P<end>.*)$")
 
@@ -42,7 +43,8 @@ def as_done_to(clause: str) -> str:
     m = _DONE_TO_ME.match(clause)
     if not m or m["agent"].split()[0].lower() in _NOT_AGENTS:
         return clause
-    was = "I've been" if m["perfect"] else "I was"
+    adverb = (m["adverb"] or "").lower()
+    was = f"I've{adverb} been" if m["perfect"] else f"I was{adverb}"
     verb = m["verb"].lower()
     first, _, others = m["agent"].partition(" ")
     if first.lower() in _PRONOUNS:
