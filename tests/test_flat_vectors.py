@@ -185,6 +185,17 @@ def test_a_long_running_reader_follows_each_new_generation_another_process_start
     assert server._chroma is None
 
 
+def test_a_long_running_writer_writes_to_the_generation_another_process_started(
+    writer: mirrored.MirroredVectorIndex, settings: Settings
+) -> None:
+    other = reader(settings)  # a second ingest that copied Chroma into a new generation
+    model = FakeEmbedder()
+    other.flat.start("fact", model.model_id, int(model.dim), other.chroma.dump("fact"))
+    assert not (settings.data_dir / "flat" / USER / "fact-1.log").exists()
+    writer.upsert("fact", ["g#0"], unit(0, 0, 1)[None, :], ["g"], [{"record_id": "g"}])
+    assert {r for r, _ in reader(settings).query("fact", unit(1), 10)} == {"a", "b", "c", "g"}
+
+
 def test_a_delete_waits_for_chroma_without_showing_the_record_anywhere(
     writer: mirrored.MirroredVectorIndex, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

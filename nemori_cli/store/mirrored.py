@@ -198,15 +198,23 @@ class MirroredVectorIndex:
         return chroma
 
     def _ready(self, kind: str) -> Header:
-        """The kind's current generation; on a first write, every kind's copy is made current."""
+        """The kind's current generation; on a first write, every kind's copy is made current.
+
+        Read again at every write (under the user's lock): another process may have begun a
+        new generation since this one last wrote, and the old one's files are gone.
+        """
         self._wrote = True
-        if kind not in self._heads:
-            for kd in KINDS:  # both, so that a reader never finds one kind without a copy
-                head = self.flat.header(kd)
-                if head is None or (head.model, head.dim) != self._model:
-                    self._writable.check_model(kd)  # copy nothing built by another embedder
-                    head = self._copy_from_chroma(kd)
-                self._heads[kd] = head
+        if kind in self._heads:
+            current = self.flat.header(kind)
+            if current is not None and (current.model, current.dim) == self._model:
+                self._heads[kind] = current
+                return current
+        for kd in KINDS:  # both, so that a reader never finds one kind without a copy
+            head = self.flat.header(kd)
+            if head is None or (head.model, head.dim) != self._model:
+                self._writable.check_model(kd)  # copy nothing built by another embedder
+                head = self._copy_from_chroma(kd)
+            self._heads[kd] = head
         return self._heads[kind]
 
     def _copy_from_chroma(self, kind: str) -> Header:
