@@ -196,6 +196,15 @@ def test_a_long_running_writer_writes_to_the_generation_another_process_started(
     assert {r for r, _ in reader(settings).query("fact", unit(1), 10)} == {"a", "b", "c", "g"}
 
 
+def test_a_long_running_writer_goes_on_after_another_process_reindexed(
+    writer: mirrored.MirroredVectorIndex, settings: Settings
+) -> None:
+    reader(settings).reset("fact")  # `nemori reindex` while the MCP server runs
+    writer.upsert("fact", ["g#0"], unit(0, 0, 1)[None, :], ["g"], [{"record_id": "g"}])
+    assert [r for r, _ in writer.query("fact", unit(0, 0, 1), 10)] == ["g"]
+    assert {r for r, _ in reader(settings).query("fact", unit(1), 10)} == {"g"}
+
+
 def test_a_delete_waits_for_chroma_without_showing_the_record_anywhere(
     writer: mirrored.MirroredVectorIndex, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

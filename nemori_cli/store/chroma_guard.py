@@ -4,6 +4,7 @@ stale client replaced."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -38,6 +39,9 @@ def guarded(method: Callable[..., _T]) -> Callable[..., _T]:
 # chromadb 1.x: a client that read a collection while it was empty, before another process
 # wrote to it, fails on it from then on; a client opened afterwards reads it fine
 STALE_SEGMENT = "Error creating hnsw segment reader"
+# a collection this client holds that another process dropped and made again (`nemori
+# reindex`, a repair) while this one ran: "Collection [<uuid>] does not exist"
+GONE_COLLECTION = re.compile(r"Collection \[[\w-]+\] does not exist")
 
 
 def on_fresh_client_if_stale(index: Reconnecting, call: Callable[[], _T]) -> _T:
@@ -45,7 +49,8 @@ def on_fresh_client_if_stale(index: Reconnecting, call: Callable[[], _T]) -> _T:
     try:
         return call()
     except Exception as exc:
-        if STALE_SEGMENT not in str(exc) or not index.reconnect():
+        stale = STALE_SEGMENT in str(exc) or GONE_COLLECTION.search(str(exc))
+        if not stale or not index.reconnect():
             raise
     return call()
 
