@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.dates import WEEKDAYS
+from nemori_cli.pipeline.named_dates import MONTHS
+
 SHORTHAND = {
     "fam": "family",
     "edu": "education",
@@ -115,10 +118,10 @@ def with_apostrophes(text: str) -> str:
 
 # the days, months and feasts casual typing leaves in lower case: "in february" -> "in February";
 # "may" and "march" only where they are the month ("in may", "march 3rd"), not "I may"
+_MONTHS = [m for m in MONTHS if m not in {"may", "march"}]
+_FEASTS = ["christmas", "easter", "halloween", "thanksgiving", "ramadan", "diwali", "hanukkah"]
 _CALENDAR = re.compile(
-    r"(?<![\w'-])(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|january|february"
-    r"|april|june|july|august|september|october|november|december|christmas|easter|halloween"
-    r"|thanksgiving|ramadan|diwali|hanukkah)(?![\w'-])"
+    rf"(?<![\w'-])(?:(?:{'|'.join(WEEKDAYS)})s?|{'|'.join(_MONTHS + _FEASTS)})(?![\w'-])"
 )
 _MAY_MARCH = re.compile(
     r"\b(?:(?<=in )|(?<=since )|(?<=until )|(?<=till )|(?<=by )|(?<=early )|(?<=late )"
