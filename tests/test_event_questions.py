@@ -82,8 +82,8 @@ def store(tmp_path: Path) -> Memory:
     return ingested(tmp_path, convs)
 
 
-def first_conversations(mem: Memory, n: int) -> list[str]:
-    hits = mem.search(QUESTION, k=10, kind="episode")
+def first_conversations(mem: Memory, n: int, question: str = QUESTION) -> list[str]:
+    hits = mem.search(question, k=10, kind="episode")
     return list(dict.fromkeys(h.message_ids[0].split(":")[0] for h in hits))[:n]
 
 
@@ -116,14 +116,9 @@ def test_an_event_told_as_the_first_of_its_kind_is_the_earlier_of_its_best_two(
     ]
     mem = ingested(tmp_path, convs)
     question = "Which came first: my first eye operation or getting the electric car?"
-
-    def first_two() -> list[str]:
-        hits = mem.search(question, k=10, kind="episode")
-        return list(dict.fromkeys(h.message_ids[0].split(":")[0] for h in hits))[:2]
-
-    assert set(first_two()) == {"left", "car"}
+    assert set(first_conversations(mem, 2, question)) == {"left", "car"}
     monkeypatch.setattr(periods, "FIRST_OF", 1)  # the event's best alone: the second operation
-    assert "left" not in first_two()
+    assert "left" not in first_conversations(mem, 2, question)
 
 
 def test_the_episode_of_an_event() -> None:
