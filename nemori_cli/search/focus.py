@@ -23,6 +23,7 @@ from nemori_cli.pipeline.episodes import HUMAN_WORDS, OTHER_WORDS, speaker_label
 from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
+from nemori_cli.search.kinds_named import stand_ins
 from nemori_cli.search.periods import query_period
 from nemori_cli.search.questions import asks_when, recalls_answer
 from nemori_cli.search.turns import (
@@ -120,6 +121,7 @@ def refine(
     else:
         weights = dict.fromkeys(terms(query), 1.0)
     total = math.fsum(weights.values())
+    kinds = stand_ins(query)
     wanted = [
         f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(said[ep.id]))
     ]
@@ -136,12 +138,15 @@ def refine(
     def sim(doc_id: str) -> float:
         return sims.get(doc_id, 0.0)
 
-    def lexical(text: str) -> float:
+    def lexical(text: str, own: bool = False) -> float:
         if not total:
             return 0.0
         # fsum: a set's order changes from one process to the next, and a plain float sum
         # with it, so a tie at the cut went either way (the same search, two answers)
-        return math.fsum(weights[t] for t in terms(text).intersection(weights)) / total
+        found = terms(text)
+        if own and kinds:  # the user's "futsal" matches "sports"; an assistant's list does not
+            found = found | {kind for kind, members in kinds.items() if found & members}
+        return math.fsum(weights[t] for t in found.intersection(weights)) / total
 
     period = query_period(query, today)
     in_period = period.contains if period else None
@@ -154,7 +159,7 @@ def refine(
 
     def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
         """The hit's own match (and the hit): rank-free, so either ranking can use it."""
-        match += params.lexical_weight * lexical(h.content)
+        match += params.lexical_weight * lexical(h.content, h.kind == "fact")
         if h.kind == "fact":
             match += dated(h.content)
             if h.category == "user_profile":
@@ -185,7 +190,8 @@ def refine(
             return max([*own, *(scale * x for x in rest)])
 
         turn = [
-            turn_sim(i) + params.lexical_weight * lexical(m.content) + dated(m.content)
+            turn_sim(i) + params.lexical_weight * lexical(m.content, is_human(m))
+            + dated(m.content)
             for i, m in enumerate(msgs)
         ]
         if len(ep.messages) <= params.min_messages or not msgs:

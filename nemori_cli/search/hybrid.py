@@ -26,7 +26,13 @@ from nemori_cli.search.attributes import (
 )
 from nemori_cli.search.focus import DEFAULT, refine
 from nemori_cli.search.fusion import SearchFilters, accepts, fuse, to_hit
-from nemori_cli.search.lexical_lists import lexical_episodes, lexical_hits, weighted_turns
+from nemori_cli.search.kinds_named import members_query
+from nemori_cli.search.lexical_lists import (
+    lexical_episodes,
+    lexical_hits,
+    members_lists,
+    weighted_turns,
+)
 from nemori_cli.search.periods import FIRST_OF, Period, event_episode, query_period
 from nemori_cli.search.questions import (
     AttributeQuestion,
@@ -36,7 +42,7 @@ from nemori_cli.search.questions import (
     recalls_answer,
 )
 from nemori_cli.search.relevance import annotate
-from nemori_cli.search.turns import spoken
+from nemori_cli.search.user_turns import user_turn_order
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,6 +88,9 @@ ADVICE_PROFILE_WEIGHT = 0.2
 # among the first hits (bench/haystack_pairs.py: sess@5 0-4 0.763 -> 0.817, held out 0.823
 # -> 0.913)
 PART_LISTS = True
+# "Which sports do I do?": the facts and turns that name a sport are one more list each
+# (search/kinds_named.py; figures in docs/benchmarks.md)
+KIND_MEMBERS = True
 ATTRIBUTE_POOL = 200  # facts the lexical query for an asked attribute's words takes
 
 
@@ -123,6 +132,7 @@ def search(
     lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
     turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
     events = question_parts(query) if PART_LISTS and "episode" in kinds else []
+    named = members_lists(parts, members_query(query), kinds, pool, user) if KIND_MEMBERS else {}
     qvec, *event_vecs = parts.embedder.embed([query, *events])
 
     def admitted(kind: Kind, ids: Sequence[str]) -> list[str]:
@@ -176,6 +186,8 @@ def search(
             candidates[kd].append(admitted(kd, list(rolled)))
         if kd == "episode" and dated:
             candidates[kd].append(dated)
+        if named.get(kd):
+            candidates[kd].append(admitted(kd, named[kd]))
         if kd == "episode":  # each event the question names has its own lists
             candidates[kd].extend(lst for lists in event_lists for lst in lists)
         if kd == "fact" and values:  # the facts that tell the job or home the question asks
@@ -275,29 +287,6 @@ def each_event_early(hits: list[SearchHit], tops: Sequence[str]) -> list[SearchH
         if at is not None and at > place:
             out.insert(place, out.pop(at))
     return out
-
-
-def user_turn_order(
-    episodes: Mapping[str, Episode], ids: Sequence[str], qvec: Any, vectors: VectorIndex
-) -> list[str]:
-    """The episodes that have user turns (a chat with an assistant), best user turn first."""
-    import numpy as np
-
-    docs = {d: rid for rid in ids for d in spoken(rid, episodes[rid].messages).user_turns.values()}
-    if not docs:
-        return []
-    stored = vectors.embeddings("episode", list(docs))
-    if not stored:
-        return []
-    doc_ids = list(stored)
-    sims = np.asarray([stored[d] for d in doc_ids], dtype=np.float32) @ np.asarray(
-        qvec, dtype=np.float32
-    )
-    best: dict[str, float] = {}
-    for d, s in zip(doc_ids, sims.tolist(), strict=True):
-        rid = docs[d]
-        best[rid] = max(best.get(rid, -1.0), s)
-    return sorted(best, key=lambda r: (-best[r], r))
 
 
 def period_order(

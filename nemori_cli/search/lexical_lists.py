@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from nemori_cli.errors import BrokenIndex
-from nemori_cli.indexing import is_answer_turn
+from nemori_cli.indexing import is_answer_turn, turn_episode
 from nemori_cli.models import Episode, Kind
 from nemori_cli.pipeline.facts import between_people
 from nemori_cli.search.questions import recalls_answer
@@ -57,3 +57,19 @@ def lexical_episodes(
     if recalls_answer(query):
         return list(found)
     return [rid for rid in found if rid in episodes and between_people(episodes[rid].messages)]
+
+
+def members_lists(
+    parts: Parts, members: str | None, kinds: Sequence[Kind], pool: int, user: str | None
+) -> dict[Kind, list[str]]:
+    """Facts, and episodes by their turns (a person's weighing more), that name a member of
+    a kind the question names (search/kinds_named.py)."""
+    if not members:
+        return {}
+    found: dict[Kind, list[str]] = {}
+    if "fact" in kinds:
+        found["fact"] = [rid for rid, _ in lexical_hits(parts, "fact", members, pool, user)]
+    if "episode" in kinds:
+        turns = weighted_turns(lexical_hits(parts, "turn", members, pool, user))
+        found["episode"] = list(dict.fromkeys(turn_episode(d) for d, _ in turns))
+    return found

@@ -1,0 +1,65 @@
+"""A question that names a kind of thing ("Which sports do I do?"), and the words for its members.
+
+The user said "wednesday evenings i have futsal", never "sport"; a small embedding model puts
+that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
+names one of a few kinds with well-known members (sports, pets, instruments, languages) also
+asks the lexical indexes for those members, and a user's turn or a fact naming one matches
+the kind's word. Broad kinds (hobbies, activities) were measured and left out: their members
+are in every other answer an assistant gives (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from nemori_cli.search.turns import terms
+
+SPORTS = (
+    "football soccer futsal basketball baseball softball volleyball tennis badminton squash "
+    "pickleball hockey rugby cricket golf swimming cycling bouldering climbing skiing "
+    "snowboarding surfing skateboarding boxing kickboxing judo karate taekwondo jiujitsu "
+    "fencing rowing kayaking canoeing sailing triathlon marathon jogging yoga pilates crossfit "
+    "gymnastics wrestling lacrosse handball archery netball frisbee"
+)
+PETS = (
+    "dog puppy cat kitten hamster rabbit bunny parrot budgie canary guinea turtle tortoise "
+    "goldfish gecko lizard snake ferret horse pony chinchilla hedgehog axolotl greyhound "
+    "retriever labrador poodle terrier beagle spaniel collie husky corgi dachshund bulldog pug "
+    "chihuahua schnauzer labradoodle cockapoo tabby"
+)
+INSTRUMENTS = (
+    "piano guitar violin cello ukulele drums flute saxophone trumpet clarinet bass harp banjo "
+    "mandolin accordion trombone viola oboe harmonica bagpipes synthesizer tuba bassoon "
+    "xylophone"
+)
+LANGUAGES = (
+    "spanish french german italian portuguese dutch japanese chinese mandarin cantonese korean "
+    "arabic russian hindi turkish greek polish swedish norwegian danish finnish hebrew "
+    "vietnamese thai indonesian swahili latin esperanto"
+)
+MEMBERS = {
+    "sport": SPORTS,
+    "pet": PETS,
+    "animal": PETS,
+    "instrument": INSTRUMENTS,
+    "language": LANGUAGES,
+}
+_KIND = re.compile(  # "programming languages" are not the ones people speak
+    r"\b(sport|pet|animal|instrument|(?<!programming )(?<!coding )(?<!scripting )language)s?\b",
+    re.IGNORECASE,
+)
+
+
+def kinds_named(query: str) -> list[str]:
+    """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
+    return list(dict.fromkeys(m.lower() for m in _KIND.findall(query)))
+
+
+def members_query(query: str) -> str | None:
+    """The members of each kind the question names, as one lexical query; else None."""
+    return " ".join(MEMBERS[kind] for kind in kinds_named(query)) or None
+
+
+def stand_ins(query: str) -> dict[str, frozenset[str]]:
+    """Each kind the question names, as its stemmed term, and its members' stemmed terms."""
+    return {next(iter(terms(kind))): terms(MEMBERS[kind]) for kind in kinds_named(query)}

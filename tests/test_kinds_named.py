@@ -1,0 +1,80 @@
+"""A question naming a kind of thing ("Which sports do I do?") finds the session where the user
+named one of its members in passing ("wednesday evenings i have futsal"), never the kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chat_sessions import ingested, session
+
+from nemori_cli.memory import Memory
+from nemori_cli.search.kinds_named import members_query
+
+CODE_ANSWER = (
+    "Run `SELECT relname, idx_scan FROM pg_stat_user_indexes WHERE idx_scan = 0` to list the "
+    "indexes that were never used since the statistics were last reset; check replicas too, "
+    "since each server keeps its own counters, and keep unique indexes even when unused. "
+) * 3
+TOPICS = [  # near "sports" for a small embedding model, and no sport named
+    ("Which shoes do I need for the gym?",
+     "Pick shoes by what you do most: flat, firm soles for lifting, cushioned ones for the "
+     "treadmill, and replace them when the tread wears down or they stop feeling stable. "),
+    ("What do I do about sore muscles after a game?",
+     "Rest, drink water, stretch gently and walk a little the next day; soreness usually fades "
+     "in two or three days, and a sharp or lasting pain deserves a doctor's look. "),
+    ("How do I stay motivated to train in winter?",
+     "Set a small goal for each week, lay your kit out the night before, train with a friend "
+     "and note every session, so missing one feels like breaking a chain. "),
+    ("Which team jerseys do fans buy the most?",
+     "The best sellers follow star players and league winners, and sales peak before the new "
+     "season and around the holidays; replica kits outsell the authentic versions. "),
+    ("How do I meet people in a new city?",  # an answer naming sports the user never said
+     "Join a club: five-a-side football, a tennis ladder, a bouldering gym, a yoga studio or "
+     "a rowing crew all meet weekly, and regulars soon know your name. "),
+]
+
+
+def store(tmp_path: Path) -> Memory:
+    """Sixteen sessions with an assistant; in one, the user names their sport in passing."""
+    convs = [session("futsal", 20, [
+        ("user", "is there a way to see all indexes never used in the whole db? want to send "
+                 "the list to the team before wednesday, wednesday evenings i have futsal and "
+                 "im the keeper of our team so no laptop that night haha"),
+        ("assistant", CODE_ANSWER),
+    ])]
+    for n in range(15):
+        ask, answer = TOPICS[n % len(TOPICS)]
+        name = "club" if ask.startswith("How do I meet people") else "s"
+        convs.append(session(f"{name}{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
+    return ingested(tmp_path, convs)
+
+
+def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> None:
+    mem = store(tmp_path)
+    found = [h.conversation_id for h in mem.search("Which sports do I do?", k=8,
+                                                    today="2024-04-30")]
+    assert "futsal" in found[:5]
+    # sports an assistant listed are not the user's
+    listed = [i for i, conv in enumerate(found) if conv.startswith("club")]
+    assert all(found.index("futsal") < i for i in listed)
+
+
+@pytest.mark.parametrize(
+    ("question", "member"),
+    [("Which sports do I do?", "futsal"), ("What pets have I had?", "greyhound"),
+     ("What instrument am I teaching myself?", "ukulele"),
+     ("Which languages do I speak?", "portuguese")],
+)
+def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
+    assert member in (members_query(question) or "").split()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What programming languages have I used?", "Where did I go on holiday?",
+     "What hobbies have I told you about?",  # too broad: see kinds_named.py
+     "How is my sister?"],
+)
+def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:
+    assert members_query(question) is None
