@@ -374,3 +374,33 @@ def test_what_someone_did_to_the_user_is_a_fact_in_a_chat_with_an_assistant(
 def test_a_question_with_the_subject_before_its_verb_is_no_fact(text: str) -> None:
     assert not [s.content for s in said_to_assistant(text)
                 if re.match(r"(?:How|When|What|Which)\b", s.content)]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # a remark on something else, then the user's own clause: the clause is the fact
+        ("The recipe looks great, I'm allergic to shellfish though",
+         ["The user is allergic to shellfish."]),
+        ("It worked, I finally got the job at Deloitte",
+         ["The user finally got the job at Deloitte."]),
+        # a time or the user's own people before the comma stay in the fact
+        ("My dog is sick, I'm worried about her",
+         ["The user's dog is sick, the user is worried about her."]),
+    ],
+)
+def test_a_remark_before_the_users_own_clause_is_left_out(text: str, facts: list[str]) -> None:
+    assert [s.content for s in said_to_assistant(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("We have two kids and a dog.", "The user has two kids and a dog."),
+        ("sounds good, we have 3 kids", "The user has 3 kids."),
+        ("We've got two cats and a hamster.", "The user has got two cats and a hamster."),
+    ],
+)
+def test_a_household_told_with_we_is_a_fact(text: str, fact: str) -> None:
+    assert fact in [s.content for s in said_to_assistant(text)]
+    assert fact in facts_of(text)

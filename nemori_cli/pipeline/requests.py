@@ -75,6 +75,15 @@ _OWN_CONCESSION = re.compile(
     re.IGNORECASE,
 )
 
+# "The recipe looks great, I'm allergic to shellfish": a remark on something else, then the
+# speaker's own clause, which is the statement
+_AFTER_REMARK = re.compile(rf",\s+(?={OWN_OPENING})", re.IGNORECASE)
+_REMARK = re.compile(
+    r"^(?:[\w']+ ){0,4}?(?:looks?|sounds?|seems?|is|was|works?|worked|helps?|helped)"
+    r"(?: [\w']+){0,3}$",
+    re.IGNORECASE,
+)
+
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
     r"[,;]\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
@@ -161,6 +170,9 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         # "Looks great, though I don't eat pork", "I love it, but I'm allergic to nuts"
         if own and (not about_speaker(main) or REACTION.match(main)):
             parts = [own[0][:1].upper() + own[0][1:]]
+        remark, *said = _AFTER_REMARK.split(parts[0], maxsplit=1)
+        if said and _REMARK.match(remark) and not about_speaker(remark):
+            parts = [said[0][:1].upper() + said[0][1:]]
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]

@@ -108,6 +108,12 @@ _RELATIONS = re.compile(
     r"(?:s|ren)?\b",
     re.IGNORECASE,
 )
+# "We have two kids and a dog": a household told, not chit-chat opening on "we"
+_HOUSEHOLD = re.compile(
+    rf"^we(?: have|'ve| have got|'ve got) (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?"
+    rf"{_KIN}",
+    re.IGNORECASE,
+)
 MAX_SHORT_WORDS = 5
 _OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
 
@@ -139,7 +145,7 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
     if first and (len(before.split()) <= 2
                   or before.rstrip().endswith(",") and len(before.split()) <= 4):
         score += 1.0
-    if _WEAK_START.match(sentence):
+    if _WEAK_START.match(sentence) and not _HOUSEHOLD.match(sentence):
         score -= 1.0
     if _INTENT.search(sentence):
         score -= INTENT_PENALTY
