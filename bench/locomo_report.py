@@ -25,6 +25,7 @@ import locomo_round22
 import locomo_round23
 import locomo_round24
 import locomo_round25
+import locomo_round26
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -170,6 +171,8 @@ ROUND3 = [
     *locomo_round24.LINES,
     "",
     *locomo_round25.LINES,
+    "",
+    *locomo_round26.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
