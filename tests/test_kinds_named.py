@@ -64,7 +64,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
     ("question", "member"),
     [("Which sports do I do?", "futsal"), ("What pets have I had?", "greyhound"),
      ("What instrument am I teaching myself?", "ukulele"),
-     ("Which languages do I speak?", "portuguese")],
+     ("Which languages do I speak?", "portuguese"),
+     ("Which countries have I been to?", "portugal"),
+     ("What country is Caroline's grandma from?", "sweden")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()

@@ -2,9 +2,9 @@
 
 The user said "wednesday evenings i have futsal", never "sport"; a small embedding model puts
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
-names one of a few kinds with well-known members (sports, pets, instruments, languages) also
-asks the lexical indexes for those members, and a user's turn or a fact naming one matches
-the kind's word. Broad kinds (hobbies, activities) were measured and left out: their members
+names one of a few kinds with well-known members (sports, pets, instruments, languages,
+countries) also asks the lexical indexes for those members, and a user's turn or a fact
+naming one matches the kind's word. Broad kinds (hobbies, activities) were measured and left out: their members
 are in every other answer an assistant gives (docs/benchmarks.md).
 """
 
@@ -37,22 +37,39 @@ LANGUAGES = (
     "arabic russian hindi turkish greek polish swedish norwegian danish finnish hebrew "
     "vietnamese thai indonesian swahili latin esperanto"
 )
+# one word each: "new" or "south" of a longer name would match any text
+COUNTRIES = (
+    "afghanistan albania algeria argentina armenia australia austria azerbaijan bangladesh "
+    "belgium bolivia bosnia brazil bulgaria cambodia cameroon canada chile china colombia "
+    "croatia cuba cyprus czechia denmark ecuador egypt england estonia ethiopia fiji finland "
+    "france georgia germany ghana greece greenland guatemala hungary iceland india indonesia "
+    "iran iraq ireland israel italy jamaica japan jordan kazakhstan kenya korea laos latvia "
+    "lebanon lithuania luxembourg madagascar malaysia malta mexico moldova mongolia montenegro "
+    "morocco mozambique myanmar namibia nepal netherlands holland nicaragua nigeria norway "
+    "pakistan panama paraguay peru philippines poland portugal qatar romania russia rwanda "
+    "scotland senegal serbia singapore slovakia slovenia spain sweden switzerland syria taiwan "
+    "tanzania thailand tunisia turkey uganda ukraine uruguay usa america britain uk uzbekistan "
+    "venezuela vietnam wales zambia zealand zimbabwe"
+)
 MEMBERS = {
     "sport": SPORTS,
     "pet": PETS,
     "animal": PETS,
     "instrument": INSTRUMENTS,
     "language": LANGUAGES,
+    "country": COUNTRIES,
 }
 _KIND = re.compile(  # "programming languages" are not the ones people speak
-    r"\b(sport|pet|animal|instrument|(?<!programming )(?<!coding )(?<!scripting )language)s?\b",
+    r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
+    r"language)s?\b",
     re.IGNORECASE,
 )
 
 
 def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
-    return list(dict.fromkeys(m.lower() for m in _KIND.findall(query)))
+    named = (m.lower() for m in _KIND.findall(query))
+    return list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
 
 
 def members_query(query: str) -> str | None:
