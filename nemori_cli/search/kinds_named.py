@@ -4,8 +4,8 @@ The user said "wednesday evenings i have futsal", never "sport"; a small embeddi
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
 countries) also asks the lexical indexes for those members, and a user's turn or a fact
-naming one matches the kind's word. Broad kinds (hobbies, activities) were measured and left out: their members
-are in every other answer an assistant gives (docs/benchmarks.md).
+naming one matches the kind's word. Broad kinds (hobbies, activities) were measured and left
+out: their members are in every other answer an assistant gives (docs/benchmarks.md).
 """
 
 from __future__ import annotations
