@@ -170,9 +170,9 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         # "Looks great, though I don't eat pork", "I love it, but I'm allergic to nuts"
         if own and (not about_speaker(main) or REACTION.match(main)):
             parts = [own[0][:1].upper() + own[0][1:]]
-        remark, *said = _AFTER_REMARK.split(parts[0], maxsplit=1)
-        if said and _REMARK.match(remark) and not about_speaker(remark):
-            parts = [said[0][:1].upper() + said[0][1:]]
+        remark, *clause = _AFTER_REMARK.split(parts[0], maxsplit=1)
+        if clause and _REMARK.match(remark) and not about_speaker(remark):
+            parts = [clause[0][:1].upper() + clause[0][1:]]
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]
