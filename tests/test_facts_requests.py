@@ -229,10 +229,21 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
          "The user is currently reading Dune and loving it."),
         ("had my left cataract done last week. can you make me a chart for the eye drops?",
          "The user had their left cataract done last week."),
+        # a wish: "want to", "hope to", "wanna"
+        ("want to learn piano this year, my teacher is great",
+         "The user wants to learn piano this year, their teacher is great."),
+        ("wanna get fit before the wedding in june",
+         "The user wants to get fit before the wedding in June."),
     ],
 )
 def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: str) -> None:
     assert [s.content for s in said_to_assistant(text)] == [fact]
+
+
+@pytest.mark.parametrize("text", ["Want to see?", "Want to make it shorter?",
+                                  "Plan a trip to Kyoto for me"])
+def test_a_question_or_an_order_opening_on_want_or_plan_is_no_fact(text: str) -> None:
+    assert said_to_assistant(text) == []
 
 
 @pytest.mark.parametrize(
