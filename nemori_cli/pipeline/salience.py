@@ -103,17 +103,12 @@ _KIN = (
     r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten|baby|babies"
     r"|toddler|newborn|twins)"
 )
+_SOME_KIN = rf"(?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"  # "two young kids"
 _RELATIONS = re.compile(
-    rf"\bmy {_KIN}s?\b|\b(?:i|we) have (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"
-    r"(?:s|ren)?\b",
-    re.IGNORECASE,
+    rf"\bmy {_KIN}s?\b|\b(?:i|we) have {_SOME_KIN}(?:s|ren)?\b", re.IGNORECASE
 )
 # "We have two kids and a dog": a household told, not chit-chat opening on "we"
-_HOUSEHOLD = re.compile(
-    rf"^we(?: have|'ve| have got|'ve got) (?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?"
-    rf"{_KIN}",
-    re.IGNORECASE,
-)
+_HOUSEHOLD = re.compile(rf"^we(?: have|'ve| have got|'ve got) {_SOME_KIN}", re.IGNORECASE)
 MAX_SHORT_WORDS = 5
 _OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
 
