@@ -142,6 +142,14 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
         # a short "It ..." sentence says what the statement before it was like
         ("I typically hold it for 30-60 seconds. It really helps with building strength!", "John",
          ["John typically holds it for 30-60 seconds and it helps with building strength."]),
+        # the clause to the listener goes, and the connectives that led into it with it
+        ("I love football, but, of course, the most important reason is to improve yourself.",
+         "James", ["James loves football."]),
+        # a gerund with its own verb is the subject ("Going on walks is ..."), not "I'm going"
+        ("Going on beach sunsets is one of my favorites - good for exercise.", "Evan",
+         ["Going on beach sunsets is one of Evan's favorites - good for exercise."]),
+        ("Going to have surgery on my knee next week.", "Evan",
+         ["Evan is going to have surgery on Evan's knee (the week after 8 May 2023)."]),
     ],
 )
 def test_chat_english_is_rewritten_as_a_plain_statement(

@@ -60,6 +60,8 @@ OWN_OPENING = r"(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b"
 _OWN_SUBJECT = re.compile(rf"(?:and |but |so )?{OWN_OPENING}", re.IGNORECASE)
 # a short sentence whose subject points back at the statement before it: "It helps a lot."
 _DANGLING = re.compile(r"^(?:it|it's|they|they're|that|that's)\b", re.IGNORECASE)
+# a clause of nothing but a connective, left hanging once the clause after it goes
+_HANGING = re.compile(r"^(?:and|but|so|or|though|well|of course|anyway|also)$", re.IGNORECASE)
 MAX_DANGLING_WORDS = 12
 MAX_JOINED_WORDS = 20  # longer facts take more of a search's word budget
 
@@ -103,6 +105,8 @@ def without_addressee(sentence: str) -> str:
         if opens and not SECOND_PERSON.search(pieces[i]) and not _PLEASE.match(pieces[i]):
             kept += [pieces[i - 1]] if kept and i else []
             kept.append(pieces[i])
+    while len(kept) > 2 and _HANGING.match(kept[-1].strip()):  # "I love football, but, of course"
+        del kept[-2:]
     text = "".join(kept).strip(" ,;:-–—")
     text = re.sub(r"^(?:and|but|so)\s+", "", text, flags=re.IGNORECASE)  # "so I joined"
     if not SPEAKER.search(text):

@@ -183,9 +183,12 @@ def restore_subject(sentence: str) -> str:
         return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
     if word == "wanna" or word in {"want", "hope", "plan"} and after[:1] == ["to"]:
         return f"I {lowered}{tail}"  # "want to learn piano this year": the speaker's wish
-    if word in ADJECTIVE_ED or word in {"gonna", "going"}:
+    if word in ADJECTIVE_ED or word == "gonna":
         return f"I'm {lowered}{tail}"
-    if word in PROGRESSIVE and not _FINITE.search(_CLAUSE_END.split(rest[len(word) :], 1)[0]):
+    clause = _CLAUSE_END.split(rest[len(word) :], 1)[0]
+    if word == "going":  # "Going to have surgery" (not "Going on walks is my favourite")
+        clause = re.sub(r"^\s*to \w+", "", clause)
+    if (word in PROGRESSIVE or word == "going") and not _FINITE.search(clause):
         return f"I'm {lowered}{tail}"  # "Trying to get it fixed" (not "Taking time is vital")
     past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
         word.endswith("ed") and len(word) > 4 and word not in BASE_ED
