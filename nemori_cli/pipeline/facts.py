@@ -16,6 +16,7 @@ from nemori_cli.pipeline.clauses import (
     without_addressee,
 )
 from nemori_cli.pipeline.dates import split_dates
+from nemori_cli.pipeline.glosses import glossed
 from nemori_cli.pipeline.kin import with_kin
 from nemori_cli.pipeline.places import places_named, says_there, with_places
 from nemori_cli.pipeline.requests import self_statements, sought
@@ -111,29 +112,38 @@ def statements(
     sentences = attach_dangling(
         with_places(with_kin(sentences_of(message.content)), before)
     )
-    for raw, wish in clauses_of(sentences, to_assistant):
-        sentence = strip_interjections(raw, names)
-        sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)
-        sentence = _SINCE_WE_TALKED.sub("", sentence).strip()
-        sentence = restore_subject(without_addressee(sentence))
-        if not qualifies(sentence):
-            continue
-        category, confidence = categorize(normalise_quotes(sentence))
-        spoken = plain_words(drop_intensifiers(sentence))
-        undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
-        text, when = split_dates(undated, message.timestamp)
-        score = salience(sentence, category, dated=when is not None or text != undated)
-        if score < MIN_SCORE:
-            continue
-        text = re.sub(r"!+$", ".", text)
-        if text[-1:] not in {".", "\""}:
-            text += "."
-        fact = Statement(text[:1].upper() + text[1:], category, confidence, score, undated, when)
-        found.append((wish, fact))
+    glossed_sentences = [glossed(s) for s in sentences]  # "Biscuit (our dog)": who Biscuit is
+    for raw, wish in clauses_of([s for s, _ in glossed_sentences], to_assistant):
+        if st := statement_of(raw, message, names):
+            found.append((wish, st))
     # a request says less of its speaker than a statement does: it takes a place left over
     order = sorted(range(len(found)), key=lambda i: (found[i][0], -found[i][1].salience))
     best = set(order[:MAX_PER_MESSAGE])
-    return [st for i, (_, st) in enumerate(found) if i in best]
+    glosses = [st for _, gs in glossed_sentences for g in gs if (st := statement_of(g, message))]
+    return [st for i, (_, st) in enumerate(found) if i in best] + glosses  # glosses come extra
+
+
+def statement_of(
+    raw: str, message: Message, names: frozenset[str] = frozenset()
+) -> Statement | None:
+    """One clause as a fact about the message's speaker, or None if it says too little."""
+    sentence = strip_interjections(raw, names)
+    sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)
+    sentence = _SINCE_WE_TALKED.sub("", sentence).strip()
+    sentence = restore_subject(without_addressee(sentence))
+    if not qualifies(sentence):
+        return None
+    category, confidence = categorize(normalise_quotes(sentence))
+    spoken = plain_words(drop_intensifiers(sentence))
+    undated = re.sub(r"[\s,;:–-]+$", "", to_third_person(spoken, message.name).strip())
+    text, when = split_dates(undated, message.timestamp)
+    score = salience(sentence, category, dated=when is not None or text != undated)
+    if score < MIN_SCORE:
+        return None
+    text = re.sub(r"!+$", ".", text)
+    if text[-1:] not in {".", "\""}:
+        text += "."
+    return Statement(text[:1].upper() + text[1:], category, confidence, score, undated, when)
 
 
 def clauses_of(sentences: list[str], to_assistant: bool) -> Iterator[tuple[str, bool]]:

@@ -73,6 +73,7 @@ _PROFILE = re.compile(
     r"|had (?:her|his|their|a|our) baby|passed away|(?:was|were) born|retired|graduated"
     rf"|{HEALTH}"
     r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
+    r"|^(?:my|our) [\w -]{1,30}? (?:is|are) (?:called|named) (?-i:[A-Z])"  # who a name is
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
     r"|obsessed with|(?:i'm|i am) looking for|years of experience"
     r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"

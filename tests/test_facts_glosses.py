@@ -1,0 +1,53 @@
+"""A name the user glosses as theirs ("Biscuit (our border terrier)") is a fact of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.facts import statements
+
+
+def facts_of(text: str) -> list[str]:
+    message = Message(id="m", role="user", content=text)
+    return [s.content for s in statements(message, to_assistant=True)]
+
+
+def test_a_gloss_in_brackets_says_who_the_name_is() -> None:
+    facts = facts_of(
+        "I want a column for losses, Biscuit (our border terrier, a complete menace) dug up "
+        "an entire row of carrots last summer"
+    )
+    assert "The user's border terrier is called Biscuit." in facts
+
+
+def test_what_is_said_of_the_users_family_stays_a_fact_with_the_gloss() -> None:
+    assert facts_of("Marcus, my youngest, is allergic to peanuts.") == [
+        "The user's youngest Marcus is allergic to peanuts.",
+        "The user's youngest is called Marcus.",
+    ]
+
+
+def test_a_gloss_comes_on_top_of_the_users_own_facts() -> None:
+    facts = facts_of(
+        "I work nights on a cardiac ward in Leeds. I usually sleep from 9am until noon. I have "
+        "two kids and a dog. Lorraine, our charge nurse, swears by melatonin."
+    )
+    assert facts == [  # three a message at most, and nothing of what Lorraine swears by
+        "The user works nights on a cardiac ward in Leeds.",
+        "The user usually sleeps from 9am until noon.",
+        "The user has two kids and a dog.",
+        "The user's charge nurse is called Lorraine.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks, my friend, you always know what to say about my garden.",
+        "Last Tuesday, my gf, Toby, and I played board games all night.",
+        "Oh, my goodness, I finally finished the marathon in Berlin.",
+    ],
+)
+def test_a_greeting_a_date_or_an_exclamation_is_no_name(text: str) -> None:
+    assert not [f for f in facts_of(text) if "is called" in f]
