@@ -66,7 +66,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("What instrument am I teaching myself?", "ukulele"),
      ("Which languages do I speak?", "portuguese"),
      ("Which countries have I been to?", "portugal"),
-     ("What country is Caroline's grandma from?", "sweden")],
+     ("What country is Caroline's grandma from?", "sweden"),
+     ("What pudding should I make for Sunday lunch?", "coeliac"),
+     ("Any dinner ideas for tonight?", "vegetarian")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -76,7 +78,42 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
     "question",
     ["What programming languages have I used?", "Where did I go on holiday?",
      "What hobbies have I told you about?",  # too broad: see kinds_named.py
-     "How is my sister?"],
+     "How is my sister?",
+     "What dessert did Nate bake?",  # no advice asked: what someone made
+     "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:
     assert members_query(question) is None
+
+
+FOOD_TOPICS = [  # cooking and eating, and no diet named
+    ("How long do I roast a chicken for?",
+     "About 20 minutes per 500 g plus 20 minutes at 190C, until the juices run clear; rest it "
+     "for 15 minutes under foil before carving so the meat stays moist. "),
+    ("What's a good way to keep a sponge cake moist?",
+     "Weigh the ingredients, do not overbake, brush the layers with syrup and store the cake "
+     "wrapped at room temperature rather than in the fridge. "),
+    ("How far ahead can I make a trifle?",
+     "A day ahead is ideal: the sponge soaks up the sherry and the custard sets; add the cream "
+     "and the decoration on the day so they stay fresh. "),
+    ("Which wine goes with Sunday roast beef?",
+     "A medium to full red: a Rioja, a Malbec or a Cotes du Rhone stands up to the beef and "
+     "the gravy without overpowering them. "),
+]
+
+
+def test_advice_on_what_to_cook_finds_what_the_family_cannot_eat(tmp_path: Path) -> None:
+    convs = [session("coeliac", 20, [
+        ("user", "can you write an email to a restaurant to book a table for 8 on saturday? "
+                 "please add that Derek is coeliac - proper diagnosed coeliac since january, "
+                 "so cross contamination matters (separate fryer etc)"),
+        ("assistant", "Here is the email: Dear Linden Tree, I would like to book a table. "
+                      * 6),
+    ])]
+    for n in range(15):
+        ask, answer = FOOD_TOPICS[n % len(FOOD_TOPICS)]
+        convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
+    mem = ingested(tmp_path, convs)
+    question = "I'm cooking Sunday lunch for the family next weekend. What pudding should I make?"
+    found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
+    assert "coeliac" in found[:3]

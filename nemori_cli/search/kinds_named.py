@@ -4,14 +4,17 @@ The user said "wednesday evenings i have futsal", never "sport"; a small embeddi
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
 countries) also asks the lexical indexes for those members, and a user's turn or a fact
-naming one matches the kind's word. Broad kinds (hobbies, activities) were measured and left
-out: their members are in every other answer an assistant gives (docs/benchmarks.md).
+naming one matches the kind's word. Advice on what to cook, eat or order is such a kind, its
+members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"). Broad
+kinds (hobbies, activities) were measured and left out: their members are in every other
+answer an assistant gives (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import re
 
+from nemori_cli.search.questions import asks_advice
 from nemori_cli.search.turns import terms
 
 SPORTS = (
@@ -51,7 +54,20 @@ COUNTRIES = (
     "tanzania thailand tunisia turkey uganda ukraine uruguay usa america britain uk uzbekistan "
     "venezuela vietnam wales zambia zealand zimbabwe"
 )
+# advice on what to cook, eat or order is answered by what the user and their people cannot
+# eat, which the question does not name ("What pudding should I make?" - "Derek is coeliac");
+# not a question of what someone once made or what the assistant once said
+DIETS = (
+    "allergic allergy allergies intolerant intolerance coeliac celiac gluten dairy lactose "
+    "vegetarian vegan pescatarian halal kosher diabetic peanut peanuts nut nuts shellfish"
+)
+_FOOD = re.compile(
+    r"\b(?:cook|cooking|bake|baking|recipes?|pudding|puddings|desserts?|cakes?|pastry|pastries"
+    r"|dinner|lunch|breakfast|brunch|meals?|menu|restaurants?|snacks?|eat|coffee)\b",
+    re.IGNORECASE,
+)
 MEMBERS = {
+    "food": DIETS,
     "sport": SPORTS,
     "pet": PETS,
     "animal": PETS,
@@ -69,7 +85,8 @@ _KIND = re.compile(  # "programming languages" are not the ones people speak
 def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
     named = (m.lower() for m in _KIND.findall(query))
-    return list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
+    kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
+    return [*kinds, "food"] if _FOOD.search(query) and asks_advice(query) else kinds
 
 
 def members_query(query: str) -> str | None:
@@ -78,5 +95,10 @@ def members_query(query: str) -> str | None:
 
 
 def stand_ins(query: str) -> dict[str, frozenset[str]]:
-    """Each kind the question names, as its stemmed term, and its members' stemmed terms."""
-    return {next(iter(terms(kind))): terms(MEMBERS[kind]) for kind in kinds_named(query)}
+    """Each kind the question names, as its stemmed term (for food advice, the question's own
+    words), and its members' stemmed terms."""
+    out = {}
+    for kind in kinds_named(query):
+        said = " ".join(_FOOD.findall(query)) if kind == "food" else kind  # "pudding": food
+        out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
+    return out
