@@ -19,6 +19,10 @@ LINES = [
     "goes are dropped (\"The user loves football, but, of course.\"), and a name the",
     "speaker glosses as theirs is a fact of its own (\"Biscuit (our border terrier)\" ->",
     "\"The user's border terrier is called Biscuit.\"). LoCoMo facts 1321 -> 1322 on 0-4,",
-    "R/P@0.75 0.664 / 0.613, retrieval unchanged; answer recall at 1,000 words stays",
-    "below the issue's 0.85.",
+    "R/P@0.75 0.664 / 0.613, retrieval unchanged. Advice on what to cook, eat or order",
+    "(\"What pudding should I make?\") is a kind whose members are what people cannot eat",
+    "(`search/kinds_named.py`: \"Derek is coeliac\" is found): LoCoMo unchanged on both",
+    "splits; on every food question, not only advice, it lost an assistant-recall question",
+    "on the haystack (\"you mentioned a dessert you'd baked\") and moved LoCoMo 0-4 ans@1000",
+    "0.832 -> 0.831. Answer recall at 1,000 words stays below the issue's 0.85.",
 ]
