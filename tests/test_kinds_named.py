@@ -68,7 +68,8 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("Which countries have I been to?", "portugal"),
      ("What country is Caroline's grandma from?", "sweden"),
      ("What pudding should I make for Sunday lunch?", "coeliac"),
-     ("Any dinner ideas for tonight?", "vegetarian")],
+     ("Any dinner ideas for tonight?", "vegetarian"),
+     ("Any ideas for a weekend getaway from Lisbon?", "flying")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -80,6 +81,7 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
      "What hobbies have I told you about?",  # too broad: see kinds_named.py
      "How is my sister?",
      "What dessert did Nate bake?",  # no advice asked: what someone made
+     "Where did Caroline travel last summer?",
      "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:
@@ -117,3 +119,33 @@ def test_advice_on_what_to_cook_finds_what_the_family_cannot_eat(tmp_path: Path)
     question = "I'm cooking Sunday lunch for the family next weekend. What pudding should I make?"
     found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
     assert "coeliac" in found[:3]
+
+
+TRAVEL_TOPICS = [  # places and trips, and no limit on travel named
+    ("What's the best time of year to visit Cornwall?",
+     "Late May to June or September: the weather is mild, the beaches quieter than in August "
+     "and the gardens at their best; book ahead for half-term weeks. "),
+    ("How do I pack light for a week away?",
+     "Plan three outfits that mix, roll your clothes, wear the bulkiest shoes on the journey "
+     "and buy toiletries when you arrive. "),
+    ("Which travel insurance should I get for a week in Spain?",
+     "A single-trip policy with medical cover of at least two million, cancellation cover for "
+     "what the trip cost and no excess on medical claims. "),
+]
+
+
+def test_advice_on_where_to_go_finds_what_limits_the_users_travel(tmp_path: Path) -> None:
+    convs = [session("marrakech", 20, [
+        ("user", "planning 5 days in marrakech end of april with jonas. big thing: i get "
+                 "horribly motion sick, boats, coaches, winding mountain roads, all of it. so "
+                 "the atlas mountains day trip is probably out?? what would you do instead"),
+        ("assistant", "Stay in the medina: the souks, the Majorelle garden, a cooking class "
+                      "and a hammam fill five days without a long drive. " * 4),
+    ])]
+    for n in range(15):
+        ask, answer = TRAVEL_TOPICS[n % len(TRAVEL_TOPICS)]
+        convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
+    mem = ingested(tmp_path, convs)
+    question = "Any ideas for a weekend getaway from Lisbon?"
+    found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
+    assert "marrakech" in found[:3]

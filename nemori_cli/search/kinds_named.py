@@ -5,7 +5,8 @@ that turn far from the question (cosine 0.19), and BM25 has no word of it. So a 
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
 countries) also asks the lexical indexes for those members, and a user's turn or a fact
 naming one matches the kind's word. Advice on what to cook, eat or order is such a kind, its
-members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"). Broad
+members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"), and so is
+advice on where to go, its members what limits travel ("i get horribly motion sick"). Broad
 kinds (hobbies, activities) were measured and left out: their members are in every other
 answer an assistant gives (docs/benchmarks.md).
 """
@@ -66,8 +67,20 @@ _FOOD = re.compile(
     r"|dinner|lunch|breakfast|brunch|meals?|menu|restaurants?|snacks?|eat|coffee)\b",
     re.IGNORECASE,
 )
+# advice on where to go is answered by what limits the user's travel ("I don't fly any
+# more", "I get horribly motion sick")
+TRAVEL_LIMITS = (
+    "fly flying flights flight plane planes aeroplane aeroplanes airplane airplanes airport "
+    "seasick seasickness carsick motion wheelchair mobility"
+)
+_TRAVEL = re.compile(
+    r"\b(?:trips?|holidays?|vacations?|getaways?|travel\w*|honeymoon|(?:week|weekend|time|days?)"
+    r" away|city break|go away)\b",
+    re.IGNORECASE,
+)
 MEMBERS = {
     "food": DIETS,
+    "travel": TRAVEL_LIMITS,
     "sport": SPORTS,
     "pet": PETS,
     "animal": PETS,
@@ -75,6 +88,7 @@ MEMBERS = {
     "language": LANGUAGES,
     "country": COUNTRIES,
 }
+_ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL}  # advice asked in the question's own words
 _KIND = re.compile(  # "programming languages" are not the ones people speak
     r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
     r"language)s?\b",
@@ -86,7 +100,9 @@ def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
     named = (m.lower() for m in _KIND.findall(query))
     kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
-    return [*kinds, "food"] if _FOOD.search(query) and asks_advice(query) else kinds
+    if asks_advice(query):
+        kinds += [kind for kind, said in _ADVICE_KINDS.items() if said.search(query)]
+    return kinds
 
 
 def members_query(query: str) -> str | None:
@@ -99,6 +115,7 @@ def stand_ins(query: str) -> dict[str, frozenset[str]]:
     words), and its members' stemmed terms."""
     out = {}
     for kind in kinds_named(query):
-        said = " ".join(_FOOD.findall(query)) if kind == "food" else kind  # "pudding": food
+        asked = _ADVICE_KINDS.get(kind)
+        said = " ".join(asked.findall(query)) if asked else kind  # "pudding": food
         out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
     return out
