@@ -24,5 +24,8 @@ LINES = [
     "(`search/kinds_named.py`: \"Derek is coeliac\" is found): LoCoMo unchanged on both",
     "splits; on every food question, not only advice, it lost an assistant-recall question",
     "on the haystack (\"you mentioned a dessert you'd baked\") and moved LoCoMo 0-4 ans@1000",
-    "0.832 -> 0.831. Answer recall at 1,000 words stays below the issue's 0.85.",
+    "0.832 -> 0.831. Advice on where to go (\"Any ideas for a weekend getaway?\") is one",
+    "too, its members what limits travel (\"i get horribly motion sick\"): LoCoMo",
+    "unchanged, the haystack's session recall@10 0.936 -> 0.935 (an open-domain",
+    "question). Answer recall at 1,000 words stays below the issue's 0.85.",
 ]
