@@ -327,6 +327,9 @@ def markdown(results: dict[str, Any], second: dict[str, Any], third: dict[str, A
         "Later, two facts its b3 misses lacked: \"just wrapped my first two weeks at kinetic",
         "health\" tells an employer (so it replaces the old one), and the dropped \"I\" of",
         "\"had my left cataract done yesterday\" is given back: 0.875 / 0.944 -> 0.892 / 0.961.",
+        "A later round (advice on where to go looks for what limits travel, in",
+        "`search/kinds_named.py`) found b1's \"i get horribly motion sick\" for \"Any ideas for",
+        "a weekend getaway from Lisbon?\": sess@5 0.897 -> 0.914.",
         "",
         table(second),
         "",
@@ -365,6 +368,11 @@ def markdown(results: dict[str, Any], second: dict[str, Any], third: dict[str, A
         "questions 0.795 / 0.765, the first and second sets within 0.005: no better overall).",
         "Offline facts it gained (someone's doing to the user, \"he's 70\" typed in lower case",
         "after \"my husband\"; see the assistant-facts section) moved no question here.",
+        "The twenty-seventh round reached two of the misses read above: a name the user",
+        "glosses as theirs is a fact of its own (\"The user's border terrier is called",
+        "Biscuit.\"), sess@5 0.800 -> 0.820, and advice on what to cook, eat or order looks for",
+        "what people cannot eat (\"Derek is coeliac\" for the pudding), 0.820 -> 0.840; held-out",
+        "c2 unchanged.",
         f"Now {third['retrieval']['nemori']['overall']['sess@5']:.3f} / "
         f"{third['retrieval']['nemori']['overall']['sess@10']:.3f} against the embedder's "
         f"raw turns {third['retrieval']['embed']['overall']['sess@5']:.3f} / "
