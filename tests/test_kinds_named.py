@@ -69,7 +69,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("What country is Caroline's grandma from?", "sweden"),
      ("What pudding should I make for Sunday lunch?", "coeliac"),
      ("Any dinner ideas for tonight?", "vegetarian"),
-     ("Any ideas for a weekend getaway from Lisbon?", "flying")],
+     ("Any ideas for a weekend getaway from Lisbon?", "flying"),
+     ("Could you put together a gym routine for me?", "herniated"),
+     ("Can you suggest some snacks for my long shifts?", "prediabetic")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -82,6 +84,7 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
      "How is my sister?",
      "What dessert did Nate bake?",  # no advice asked: what someone made
      "Where did Caroline travel last summer?",
+     "What exercises does John do?",
      "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:
@@ -149,3 +152,4 @@ def test_advice_on_where_to_go_finds_what_limits_the_users_travel(tmp_path: Path
     question = "Any ideas for a weekend getaway from Lisbon?"
     found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
     assert "marrakech" in found[:3]
+

@@ -6,7 +6,8 @@ names one of a few kinds with well-known members (sports, pets, instruments, lan
 countries) also asks the lexical indexes for those members, and a user's turn or a fact
 naming one matches the kind's word. Advice on what to cook, eat or order is such a kind, its
 members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"), and so is
-advice on where to go, its members what limits travel ("i get horribly motion sick"). Broad
+advice on where to go, its members what limits travel ("i get horribly motion sick"), and on
+exercise, its members injuries ("a herniated disc at L5-S1"). Broad
 kinds (hobbies, activities) were measured and left out: their members are in every other
 answer an assistant gives (docs/benchmarks.md).
 """
@@ -60,7 +61,8 @@ COUNTRIES = (
 # not a question of what someone once made or what the assistant once said
 DIETS = (
     "allergic allergy allergies intolerant intolerance coeliac celiac gluten dairy lactose "
-    "vegetarian vegan pescatarian halal kosher diabetic peanut peanuts nut nuts shellfish"
+    "vegetarian vegan pescatarian halal kosher diabetic diabetes prediabetic prediabetes peanut "
+    "peanuts nut nuts shellfish"
 )
 _FOOD = re.compile(
     r"\b(?:cook|cooking|bake|baking|recipes?|pudding|puddings|desserts?|cakes?|pastry|pastries"
@@ -78,9 +80,21 @@ _TRAVEL = re.compile(
     r" away|city break|go away)\b",
     re.IGNORECASE,
 )
+# advice on exercise is answered by what the user's body will not take ("a herniated disc at
+# L5-S1", "my dodgy knee")
+INJURIES = (
+    "injury injuries injured herniated disc discs sciatica arthritis asthma knee knees hip hips "
+    "shoulder shoulders ankle ankles wrist surgery operation pregnant pregnancy physio"
+)
+_EXERCISE = re.compile(
+    r"\b(?:gym|workouts?|exercises?|exercising|fitness|training|stretch(?:es|ing)?|running plan"
+    r"|strength|lifting|weights)\b",
+    re.IGNORECASE,
+)
 MEMBERS = {
     "food": DIETS,
     "travel": TRAVEL_LIMITS,
+    "exercise": INJURIES,
     "sport": SPORTS,
     "pet": PETS,
     "animal": PETS,
@@ -88,7 +102,8 @@ MEMBERS = {
     "language": LANGUAGES,
     "country": COUNTRIES,
 }
-_ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL}  # advice asked in the question's own words
+# advice asked for, in the question's own words
+_ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE}
 _KIND = re.compile(  # "programming languages" are not the ones people speak
     r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
     r"language)s?\b",
