@@ -152,4 +152,3 @@ def test_advice_on_where_to_go_finds_what_limits_the_users_travel(tmp_path: Path
     question = "Any ideas for a weekend getaway from Lisbon?"
     found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
     assert "marrakech" in found[:3]
-
