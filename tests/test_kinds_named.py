@@ -71,7 +71,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("Any dinner ideas for tonight?", "vegetarian"),
      ("Any ideas for a weekend getaway from Lisbon?", "flying"),
      ("Could you put together a gym routine for me?", "herniated"),
-     ("Can you suggest some snacks for my long shifts?", "prediabetic")],
+     ("Can you suggest some snacks for my long shifts?", "prediabetic"),
+     ("Can you recommend something for me to watch tonight?", "romcoms"),
+     ("Any book recommendations for my holiday?", "memoirs")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -85,6 +87,7 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
      "What dessert did Nate bake?",  # no advice asked: what someone made
      "Where did Caroline travel last summer?",
      "What exercises does John do?",
+     "What books has Tim read?",
      "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:

@@ -7,7 +7,8 @@ countries) also asks the lexical indexes for those members, and a user's turn or
 naming one matches the kind's word. Advice on what to cook, eat or order is such a kind, its
 members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"), and so is
 advice on where to go, its members what limits travel ("i get horribly motion sick"), and on
-exercise, its members injuries ("a herniated disc at L5-S1"). Broad
+exercise, its members injuries ("a herniated disc at L5-S1"), and on what to watch, read or
+listen to, its members genres ("I'm all about dramas and romcoms"). Broad
 kinds (hobbies, activities) were measured and left out: their members are in every other
 answer an assistant gives (docs/benchmarks.md).
 """
@@ -91,8 +92,21 @@ _EXERCISE = re.compile(
     r"|strength|lifting|weights)\b",
     re.IGNORECASE,
 )
+# advice on what to watch, read or listen to is answered by the genres the user likes
+GENRES = (
+    "drama dramas romcom romcoms comedy comedies horror thriller thrillers documentary "
+    "documentaries anime fantasy romance mystery mysteries crime sci-fi scifi western "
+    "westerns musical musicals biography biographies memoir memoirs jazz rock pop folk "
+    "classical metal hip-hop rap indie"
+)
+_SHOWS = re.compile(
+    r"\b(?:watch|movies?|films?|shows?|series|tv|netflix|books?|read|novels?|podcasts?"
+    r"|music|songs?|albums?|listen)\b",
+    re.IGNORECASE,
+)
 MEMBERS = {
     "food": DIETS,
+    "shows": GENRES,
     "travel": TRAVEL_LIMITS,
     "exercise": INJURIES,
     "sport": SPORTS,
@@ -103,7 +117,7 @@ MEMBERS = {
     "country": COUNTRIES,
 }
 # advice asked for, in the question's own words
-_ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE}
+_ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows": _SHOWS}
 _KIND = re.compile(  # "programming languages" are not the ones people speak
     r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
     r"language)s?\b",
