@@ -27,7 +27,8 @@ LINES = [
     "0.832 -> 0.831. Advice on where to go (\"Any ideas for a weekend getaway?\") is one",
     "too, its members what limits travel (\"i get horribly motion sick\"): LoCoMo",
     "unchanged, the haystack's session recall@10 0.936 -> 0.935 (an open-domain",
-    "question); and so is advice on exercise, its members injuries (\"a herniated disc",
-    "at L5-S1\"): LoCoMo unchanged. Answer recall at 1,000 words stays below the issue's",
-    "0.85.",
+    "question); and so are advice on exercise, its members injuries (\"a herniated disc",
+    "at L5-S1\"), and on what to watch, read or listen to, its members genres (the",
+    "haystack's preference questions on 0-4 0.795 -> 0.811): LoCoMo unchanged by either.",
+    "Answer recall at 1,000 words stays below the issue's 0.85.",
 ]
