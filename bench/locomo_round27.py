@@ -30,5 +30,8 @@ LINES = [
     "question); and so are advice on exercise, its members injuries (\"a herniated disc",
     "at L5-S1\"), and on what to watch, read or listen to, its members genres (the",
     "haystack's preference questions on 0-4 0.795 -> 0.811): LoCoMo unchanged by either.",
-    "Answer recall at 1,000 words stays below the issue's 0.85.",
+    "Advice on how to unwind (\"clear my head\"), its members what calms (\"haven\"),",
+    "moved a preference question into the first ten only while the \"my\" of \"clear my",
+    "head\" stood in for the kind (any turn with \"my\" matched); without it nothing moved:",
+    "not kept. Answer recall at 1,000 words stays below the issue's 0.85.",
 ]
