@@ -110,23 +110,6 @@ FOOD_TOPICS = [  # cooking and eating, and no diet named
 ]
 
 
-def test_advice_on_what_to_cook_finds_what_the_family_cannot_eat(tmp_path: Path) -> None:
-    convs = [session("coeliac", 20, [
-        ("user", "can you write an email to a restaurant to book a table for 8 on saturday? "
-                 "please add that Derek is coeliac - proper diagnosed coeliac since january, "
-                 "so cross contamination matters (separate fryer etc)"),
-        ("assistant", "Here is the email: Dear Linden Tree, I would like to book a table. "
-                      * 6),
-    ])]
-    for n in range(15):
-        ask, answer = FOOD_TOPICS[n % len(FOOD_TOPICS)]
-        convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
-    mem = ingested(tmp_path, convs)
-    question = "I'm cooking Sunday lunch for the family next weekend. What pudding should I make?"
-    found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
-    assert "coeliac" in found[:3]
-
-
 TRAVEL_TOPICS = [  # places and trips, and no limit on travel named
     ("What's the best time of year to visit Cornwall?",
      "Late May to June or September: the weather is mild, the beaches quieter than in August "
@@ -140,18 +123,36 @@ TRAVEL_TOPICS = [  # places and trips, and no limit on travel named
 ]
 
 
-def test_advice_on_where_to_go_finds_what_limits_the_users_travel(tmp_path: Path) -> None:
-    convs = [session("marrakech", 20, [
-        ("user", "planning 5 days in marrakech end of april with jonas. big thing: i get "
-                 "horribly motion sick, boats, coaches, winding mountain roads, all of it. so "
-                 "the atlas mountains day trip is probably out?? what would you do instead"),
-        ("assistant", "Stay in the medina: the souks, the Majorelle garden, a cooking class "
-                      "and a hammam fill five days without a long drive. " * 4),
-    ])]
+ADVICE = [  # (a session, what the user said in it, the reply, sessions around it, the question)
+    ("coeliac",
+     "can you write an email to a restaurant to book a table for 8 on saturday? please add "
+     "that Derek is coeliac - proper diagnosed coeliac since january, so cross contamination "
+     "matters (separate fryer etc)",
+     "Here is the email: Dear Linden Tree, I would like to book a table. " * 6,
+     FOOD_TOPICS,
+     "I'm cooking Sunday lunch for the family next weekend. What pudding should I make?"),
+    ("marrakech",
+     "planning 5 days in marrakech end of april with jonas. big thing: i get horribly motion "
+     "sick, boats, coaches, winding mountain roads, all of it. so the atlas mountains day "
+     "trip is probably out?? what would you do instead",
+     "Stay in the medina: the souks, the Majorelle garden, a cooking class and a hammam fill "
+     "five days without a long drive. " * 4,
+     TRAVEL_TOPICS,
+     "Any ideas for a weekend getaway from Lisbon?"),
+]
+
+
+@pytest.mark.parametrize(("name", "said", "reply", "topics", "question"), ADVICE,
+                         ids=[case[0] for case in ADVICE])
+def test_advice_finds_what_the_user_cannot_eat_or_do(
+    tmp_path: Path, name: str, said: str, reply: str, topics: list[tuple[str, str]],
+    question: str,
+) -> None:
+    convs = [session(name, 20, [("user", said), ("assistant", reply)])]
     for n in range(15):
-        ask, answer = TRAVEL_TOPICS[n % len(TRAVEL_TOPICS)]
+        ask, answer = topics[n % len(topics)]
         convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
     mem = ingested(tmp_path, convs)
-    question = "Any ideas for a weekend getaway from Lisbon?"
     found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
-    assert "marrakech" in found[:3]
+    assert name in found[:3]
+
