@@ -4,13 +4,13 @@ The user said "wednesday evenings i have futsal", never "sport"; a small embeddi
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
 countries) also asks the lexical indexes for those members, and a user's turn or a fact
-naming one matches the kind's word. Advice on what to cook, eat or order is such a kind, its
-members what people cannot eat ("What pudding should I make?" - "Derek is coeliac"), and so is
-advice on where to go, its members what limits travel ("i get horribly motion sick"), and on
-exercise, its members injuries ("a herniated disc at L5-S1"), and on what to watch, read or
-listen to, its members genres ("I'm all about dramas and romcoms"). Broad
-kinds (hobbies, activities) were measured and left out: their members are in every other
-answer an assistant gives (docs/benchmarks.md).
+naming one matches the kind's word. Advice asked for is a kind too, named in the question's
+own words: on what to cook, eat or order, its members what people cannot eat ("What pudding
+should I make?" - "Derek is coeliac"); on where to go, what limits travel ("i get horribly
+motion sick"); on exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read
+or listen to, genres ("I'm all about dramas and romcoms"). Broad kinds (hobbies, activities)
+were measured and left out: their members are in every other answer an assistant gives
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -140,11 +140,11 @@ def members_query(query: str) -> str | None:
 
 
 def stand_ins(query: str) -> dict[str, frozenset[str]]:
-    """Each kind the question names, as its stemmed term (for food advice, the question's own
-    words), and its members' stemmed terms."""
+    """Each kind the question names, as its stemmed term (for advice, the question's own
+    words: "pudding", "getaway"), and its members' stemmed terms."""
     out = {}
     for kind in kinds_named(query):
         asked = _ADVICE_KINDS.get(kind)
-        said = " ".join(asked.findall(query)) if asked else kind  # "pudding": food
+        said = " ".join(asked.findall(query)) if asked else kind
         out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
     return out
