@@ -12,7 +12,6 @@ from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.errors import UsageError
-from nemori_cli.indexing import turn_episode
 from nemori_cli.models import KINDS, Episode, Fact, Kind, SearchHit, aware
 from nemori_cli.ops.doctor_indexes import ensure_indexes
 from nemori_cli.parts import Parts
@@ -31,7 +30,7 @@ from nemori_cli.search.lexical_lists import (
     lexical_episodes,
     lexical_hits,
     members_lists,
-    weighted_turns,
+    turn_episodes,
 )
 from nemori_cli.search.periods import FIRST_OF, Period, event_episode, query_period
 from nemori_cli.search.questions import (
@@ -182,8 +181,7 @@ def search(
             admitted(kd, lexical_episodes(worded, episodes, query) if kd == "episode" else worded),
         ]
         if kd == "episode" and turns:  # episodes by their best single turn (indexing.py)
-            rolled = dict.fromkeys(turn_episode(d) for d, _ in weighted_turns(turns))
-            candidates[kd].append(admitted(kd, list(rolled)))
+            candidates[kd].append(admitted(kd, turn_episodes(turns)))
         if kd == "episode" and dated:
             candidates[kd].append(dated)
         if named.get(kd):

@@ -44,6 +44,11 @@ def weighted_turns(turns: list[tuple[str, float]]) -> list[tuple[str, float]]:
     return sorted(scored, key=lambda t: -t[1])
 
 
+def turn_episodes(turns: list[tuple[str, float]]) -> list[str]:
+    """The episodes of turn hits, each once, in the order of its best (weighted) turn."""
+    return list(dict.fromkeys(turn_episode(d) for d, _ in weighted_turns(turns)))
+
+
 def lexical_episodes(
     found: Sequence[str], episodes: Mapping[str, Episode], query: str
 ) -> list[str]:
@@ -70,6 +75,5 @@ def members_lists(
     if "fact" in kinds:
         found["fact"] = [rid for rid, _ in lexical_hits(parts, "fact", members, pool, user)]
     if "episode" in kinds:
-        turns = weighted_turns(lexical_hits(parts, "turn", members, pool, user))
-        found["episode"] = list(dict.fromkeys(turn_episode(d) for d, _ in turns))
+        found["episode"] = turn_episodes(lexical_hits(parts, "turn", members, pool, user))
     return found
