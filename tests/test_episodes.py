@@ -309,6 +309,14 @@ def test_how_often_is_no_date(text: str) -> None:
         ("I played in a league on Tuesday night and hurt my knee.",
          ("I played in a league and hurt my knee.", "2 May 2023")),
         ("I ate sushi last Friday night.", ("I ate sushi.", "the Friday before 8 May 2023")),
+        # a weekday as a chat shortens it
+        ("I joined a new activist group last Tues.",
+         ("I joined a new activist group.", "the Tuesday before 8 May 2023")),
+        ("My car broke down last Fri on my way to work.",
+         ("My car broke down on my way to work.", "the Friday before 8 May 2023")),
+        ("Wanna see my moves next Sat?", ("Wanna see my moves?", "the Saturday after 8 May 2023")),
+        ("I won my first tournament on Fri!", ("I won my first tournament!", "5 May 2023")),
+        ("We lay on sun loungers all day.", ("We lay on sun loungers all day.", None)),
         # a second time tells of another part of the sentence: kept where it was said
         ("I spilled red wine on the couch last night and only noticed this morning.",
          ("I spilled red wine on the couch and only noticed on 8 May 2023.", "7 May 2023")),

@@ -70,6 +70,8 @@ def test_a_day_relative_to_today_finds_that_days_episode(memory: Memory) -> None
         ("what did I do yesterday", date(2026, 12, 2), date(2026, 12, 2)),
         ("what did I cook last Saturday", date(2026, 11, 28), date(2026, 11, 28)),
         ("what did I do last Thursday", date(2026, 11, 26), date(2026, 11, 26)),
+        ("what did I cook last Sat", date(2026, 11, 28), date(2026, 11, 28)),
+        ("who did I see last Tues", date(2026, 12, 1), date(2026, 12, 1)),
         ("who did I meet last week", date(2026, 11, 23), date(2026, 11, 29)),
         ("what happened last weekend", date(2026, 11, 28), date(2026, 11, 29)),
         ("what did I buy two days ago", date(2026, 11, 30), date(2026, 12, 2)),

@@ -24,6 +24,12 @@ COUNT = (  # a number as people say it in a time ("3 days", "a couple of weeks")
 )
 _NUM = f"({COUNT})"
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# as people shorten them in a chat ("last Tues", "on Fri"); "mon", "sat", "sun" only after
+# "last"/"next", where no other word of theirs goes
+SHORT_DAYS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3,
+              "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+SAID_DAYS = f"{_DAYS}|{'|'.join(sorted(SHORT_DAYS, key=len, reverse=True))}"
+_ON_DAYS = f"{_DAYS}|tues|tue|weds|wed|thurs|thur|thu|fri"
 _SEASONS = "spring|summer|fall|autumn"
 _PART_OF_DAY = "morning|afternoon|evening|night"
 # a hedge on how long ago ("about 6 weeks ago"): said as the time in the fact's when
@@ -116,9 +122,16 @@ def _few_ago(m: re.Match[str], ref: date) -> tuple[str, str]:
     return f"a few {m['unit'].lower()}s before {fmt_date(ref)}", ""
 
 
+def weekday_index(word: str) -> int:
+    """Monday 0 to Sunday 6, of a weekday's name or its short form ("Tues")."""
+    word = word.lower()
+    return SHORT_DAYS[word] if word in SHORT_DAYS else WEEKDAYS.index(word)
+
+
 def _weekday(m: re.Match[str], ref: date) -> tuple[str, str]:
     word = "before" if m["which"].lower() in {"last", "this past"} else "after"
-    return f"the {m['day'].capitalize()} {word} {fmt_date(ref)}", "on"
+    day = WEEKDAYS[weekday_index(m["day"])].capitalize()
+    return f"the {day} {word} {fmt_date(ref)}", "on"
 
 
 _FUTURE = re.compile(
@@ -170,7 +183,7 @@ def _on_weekday(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     start = max(m.string.rfind(c, 0, m.start()) for c in ".!?") + 1
     ends = [i for i in (m.string.find(c, m.end()) for c in ".!?") if i >= 0]
     told = _told_as(m.string[start : min(ends, default=len(m.string))])
-    gap = (ref.weekday() - WEEKDAYS.index(m["day"].lower())) % 7
+    gap = (ref.weekday() - weekday_index(m["day"])) % 7
     if told is None or gap == 0:
         return None
     day = ref - timedelta(days=gap) if told == "past" else ref + timedelta(days=7 - gap)
@@ -254,8 +267,9 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (rf"\b(?P<n>{_NUM}) (?P<unit>day|week|month|year)s?(?P<now> now)\b", _since),
         (r"\b(?:a few|few|several) (?P<unit>day|week)s ago\b", _few_ago),
         (r"\bthe other day\b", lambda m, ref: (f"a few days before {fmt_date(ref)}", "")),
-        (rf"\b(?P<which>last|this past|next) (?P<day>{_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _weekday),
-        (rf"(?<=\bon )(?P<day>{_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _on_weekday),
+        (rf"\b(?P<which>last|this past|next) (?P<day>{SAID_DAYS})(?: (?:{_PART_OF_DAY}))?\b",
+         _weekday),
+        (rf"(?<=\bon )(?P<day>{_ON_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _on_weekday),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
         (rf"\b(?P<which>last|this past|next|this) (?P<name>{HOLIDAY_NAMES})\b", _holiday),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from nemori_cli.pipeline.dates import COUNT, WEEKDAYS, add_months, count_of
+from nemori_cli.pipeline.dates import COUNT, SAID_DAYS, add_months, count_of, weekday_index
 from nemori_cli.pipeline.holidays import YEARS, named_holiday
 from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
 
@@ -101,7 +101,7 @@ def _weeks_ago(m: re.Match[str], today: date) -> Span:
 
 
 def _last_weekday(m: re.Match[str], today: date) -> Span:
-    day = _weekday_before(today, WEEKDAYS.index(m["day"].lower()))
+    day = _weekday_before(today, weekday_index(m["day"]))
     return day, day
 
 
@@ -137,7 +137,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], date], Span]], 
         (rf"\b{_COUNT} months? ago\b", lambda m, t: _month_span(t, _count(m["n"]))),
         (r"\b(?:(?:a )?few|several|couple of) days ago\b|\bthe other day\b",
          lambda m, t: (t - timedelta(days=6), t - timedelta(days=1))),
-        (rf"\b(?:last|this past) (?P<day>{'|'.join(WEEKDAYS)})\b", _last_weekday),
+        (rf"\b(?:last|this past) (?P<day>{SAID_DAYS})\b", _last_weekday),
         (r"\b(?:last|this past) weekend\b", _last_weekend),
         (r"\b(?:last|this past) week\b", _last_week),
         (r"\bthis week\b",
