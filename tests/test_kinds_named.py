@@ -10,6 +10,7 @@ from chat_sessions import ingested, session
 
 from nemori_cli.memory import Memory
 from nemori_cli.search.kinds_named import members_query
+from nemori_cli.search.relevance import STRONG
 
 CODE_ANSWER = (
     "Run `SELECT relname, idx_scan FROM pg_stat_user_indexes WHERE idx_scan = 0` to list the "
@@ -153,6 +154,9 @@ def test_advice_finds_what_the_user_cannot_eat_or_do(
         ask, answer = topics[n % len(topics)]
         convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
     mem = ingested(tmp_path, convs)
-    found = [h.conversation_id for h in mem.search(question, k=8, today="2024-04-30")]
-    assert name in found[:3]
+    hits = mem.search(question, k=8, today="2024-04-30")
+    assert name in [h.conversation_id for h in hits][:3]
+    # told as relevant too: a client that drops weak hits keeps what the answer rests on
+    assert any(h.kind == "fact" and h.conversation_id == name and (h.relevance or 0) >= STRONG
+               for h in hits)
 

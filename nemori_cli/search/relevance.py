@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, SearchHit
 from nemori_cli.search.focus import term_weights
+from nemori_cli.search.kinds_named import stand_ins
 from nemori_cli.search.turns import terms
 
 if TYPE_CHECKING:
@@ -29,6 +30,10 @@ BIAS = -6.56
 COSINE_WEIGHT = 11.59
 COVERAGE_WEIGHT = 3.11
 STRONG = 0.5  # below this, the best hit is "no strong match"
+# a fact naming a member of a kind the question asks for ("Derek is coeliac" for "What pudding
+# should I make?", "i have futsal" for "Which sports do I do?") is relevant in other words
+# than the question's, which word and vector closeness do not see
+MEMBER_RELEVANCE = 0.6
 SNIPPET_CHARS = 160
 WINDOW_MESSAGES = 4  # messages per stored vector window (indexing.WINDOW_MESSAGES)
 
@@ -95,9 +100,12 @@ def annotate(
     eps = [episodes.get(h.id) if h.kind == "episode" else None for h in hits]
     weights = term_weights(query, [h.content for h in hits])  # a word every hit has says little
     asked = [(query, qvec), *parts]
+    members = frozenset().union(*stand_ins(query).values())
     out = []
     for h, ep, vectors in zip(hits, eps, hit_vectors(hits, eps, vectors_of), strict=True):
         best = max(relevance(*features(text, vec, h, vectors)) for text, vec in asked)
+        if h.kind == "fact" and members & terms(h.content):
+            best = max(best, MEMBER_RELEVANCE)
         out.append(
             replace(
                 h,
