@@ -247,6 +247,12 @@ def test_talk_about_the_conversation_itself_is_left_out_of_a_fact() -> None:
         "Things have been great - Tim has been focusing on school and reading a bunch of "
         "fantasy books."
     ]
+    # news announced is no news: what comes after the dash is the fact
+    content = "Hey Mel! A lot's happened since we last chatted - I just joined an activist group."
+    assert said(content, "Caroline") == ["Caroline just joined an activist group."]
+    assert said("Much has happened - I went to an LGBTQ conference in Denver.", "Tim") == [
+        "Tim went to an LGBTQ conference in Denver."
+    ]
 
 
 @pytest.mark.parametrize(

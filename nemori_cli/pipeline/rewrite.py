@@ -35,7 +35,10 @@ _INTERJECTION = re.compile(
     # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
     r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
     r"|sounds good|(?:wait,? )?(?:sorry,? )?(?:i )?(?:forgot to (?:say|mention)|should have"
-    r" (?:said|mentioned)))(?=\s*[,!.…:;—–-])"
+    r" (?:said|mentioned))"
+    # "A lot's happened since we last chatted - I ...": news to come, no news itself
+    r"|(?:so )?(?:a lot|lots|much|tons|loads)(?:'s| has)?(?: been)? (?:happened|happening"
+    r"|going on)(?: since (?:we|i) (?:last )?(?:spoke|talked|chatted))?)(?=\s*[,!.…:;—–-])"
     r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
     r"\b[\s,!.…:;—–-]*)+",
     re.IGNORECASE,
