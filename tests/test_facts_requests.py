@@ -234,6 +234,8 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
          "The user wants to learn piano this year, their teacher is great."),
         ("wanna get fit before the wedding in june",
          "The user wants to get fit before the wedding in June."),
+        ("need to renew my passport before the Lisbon trip in june",
+         "The user needs to renew their passport before the Lisbon trip in June."),
     ],
 )
 def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: str) -> None:
@@ -241,7 +243,7 @@ def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: 
 
 
 @pytest.mark.parametrize("text", ["Want to see?", "Want to make it shorter?",
-                                  "Plan a trip to Kyoto for me"])
+                                  "Plan a trip to Kyoto for me", "Need to ask you something."])
 def test_a_question_or_an_order_opening_on_want_or_plan_is_no_fact(text: str) -> None:
     assert said_to_assistant(text) == []
 

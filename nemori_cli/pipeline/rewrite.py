@@ -184,7 +184,7 @@ def restore_subject(sentence: str) -> str:
         return sentence  # "Gonna be a great night": chat leaves out who or what
     if word in {"love", "adore", "hate"} and _TASTE_OBJECT.match(" ".join(after[:1])):
         return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
-    if word == "wanna" or word in {"want", "hope", "plan"} and after[:1] == ["to"]:
+    if word == "wanna" or word in {"want", "hope", "plan", "need"} and after[:1] == ["to"]:
         return f"I {lowered}{tail}"  # "want to learn piano this year": the speaker's wish
     if word in ADJECTIVE_ED or word == "gonna":
         return f"I'm {lowered}{tail}"
