@@ -33,6 +33,7 @@ from nemori_cli.search.turns import (
     spoken,
     terms,
 )
+from nemori_cli.search.word_families import family_stand_ins
 
 if TYPE_CHECKING:
     from datetime import date
@@ -122,6 +123,8 @@ def refine(
         weights = dict.fromkeys(terms(query), 1.0)
     total = math.fsum(weights.values())
     kinds = stand_ins(query)
+    family = family_stand_ins(query)
+    shown = set(weights).union(*family.values())  # the words a long turn is shown around
     wanted = [
         f"{ep.id}#{n}" for ep in ep_hits for n in range(0, 1 + _windows(said[ep.id]))
     ]
@@ -146,6 +149,8 @@ def refine(
         found = terms(text)
         if own and kinds:  # the user's "futsal" matches "sports"; an assistant's list does not
             found = found | {kind for kind, members in kinds.items() if found & members}
+        if family:  # "allergic" matches "allergies"
+            found = found | {word for word, kin in family.items() if found & kin}
         return math.fsum(weights[t] for t in found.intersection(weights)) / total
 
     period = query_period(query, today)
@@ -199,11 +204,11 @@ def refine(
             # a long message that matches beyond what the narrative shows is shown there
             # an LLM's narrative is already short; an offline one is the transcript
             cut = other_words if ep.made_by != "llm" else OTHER_WORDS
-            deep = deep_match(msgs, weights, cut)
-            parts = [replace(h, content=excerpt(ep, msgs, weights, cut)) if deep else h]
+            deep = deep_match(msgs, shown, cut)
+            parts = [replace(h, content=excerpt(ep, msgs, shown, cut)) if deep else h]
         else:
             keeps = _spans(turn, params)
-            parts = [focused_hit(h, ep, [msgs[i] for i in keep], weights, other_words)
+            parts = [focused_hit(h, ep, [msgs[i] for i in keep], shown, other_words)
                      for keep in keeps]
         own[(h.kind, h.id)] = [
             matched(part, max([scale * sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])

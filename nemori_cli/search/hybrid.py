@@ -42,6 +42,7 @@ from nemori_cli.search.questions import (
 )
 from nemori_cli.search.relevance import annotate
 from nemori_cli.search.user_turns import user_turn_order
+from nemori_cli.search.word_families import with_family
 
 if TYPE_CHECKING:
     import numpy as np
@@ -128,8 +129,9 @@ def search(
         "fact": repo.facts.lookup(),
     }
     kinds = tuple(kd for kd in filters.kinds if tables[kd])
-    lexical = {kd: lexical_hits(parts, kd, query, pool, user) for kd in kinds}
-    turns = lexical_hits(parts, "turn", query, pool, user) if "episode" in kinds else []
+    lexical_query = with_family(query)  # "allergies" asks for "allergic" too
+    lexical = {kd: lexical_hits(parts, kd, lexical_query, pool, user) for kd in kinds}
+    turns = lexical_hits(parts, "turn", lexical_query, pool, user) if "episode" in kinds else []
     events = question_parts(query) if PART_LISTS and "episode" in kinds else []
     named = members_lists(parts, members_query(query), kinds, pool, user) if KIND_MEMBERS else {}
     qvec, *event_vecs = parts.embedder.embed([query, *events])

@@ -19,6 +19,7 @@ from nemori_cli.models import Episode, SearchHit
 from nemori_cli.search.focus import term_weights
 from nemori_cli.search.kinds_named import stand_ins
 from nemori_cli.search.turns import terms
+from nemori_cli.search.word_families import family_stand_ins
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,9 +46,12 @@ def relevance(cosine: float, coverage: float) -> float:
 
 
 def coverage(query: str, text: str) -> float:
-    """The share of the query's content words (stemmed) that the text contains."""
-    wanted = terms(query)
-    return len(wanted & terms(text)) / len(wanted) if wanted else 0.0
+    """The share of the query's content words (stemmed) that the text contains, a word
+    counting as contained when one of its family is ("allergic" for "allergies")."""
+    wanted, have = terms(query), terms(text)
+    family = family_stand_ins(query)
+    found = {w for w in wanted if w in have or family.get(w, frozenset()) & have}
+    return len(found) / len(wanted) if wanted else 0.0
 
 
 def vector_ids(hit: SearchHit, episode: Episode | None) -> tuple[str, list[str]]:
@@ -142,7 +146,7 @@ def snippet(
     or 1), from just before the first."""
     if hit.kind == "fact":
         return _cut(hit.content, width)
-    wanted = terms(query)
+    wanted = terms(query).union(*family_stand_ins(query).values())
     weight = weights or {}
     lines = [ln for ln in hit.content.splitlines() if ln.strip()]
     body = lines[1:] or lines  # the first line is the dated opening
