@@ -100,6 +100,10 @@ class Parts:
             )
         return self._vectors[uid]
 
+    def reopen_vectors(self, user: str | None = None) -> None:
+        """Open the user's vector index afresh at its next use, as a new process would."""
+        self._vectors.pop(self.user_id(user), None)
+
     def found_broken(self, user: str, text: str) -> None:
         """A read found an index damaged and worked around it: say so, and mark it for repair.
 

@@ -195,6 +195,9 @@ def ensure_indexes(parts: Parts, user: str | None = None, *, probe: bool = False
     for line in repair_indexes(parts, uid):
         if "moved aside" in line:
             parts.progress.note(line)
+    # the repair wrote, and a writer reads Chroma's HNSW index: this search reads the flat
+    # copy just rebuilt, as every search after it does, so both give the same hits
+    parts.reopen_vectors(uid)
 
 
 def needs_repair(parts: Parts, user: str) -> bool:
