@@ -119,3 +119,20 @@ def test_a_filler_does_not_open_a_fact(content: str, name: str, expected: str) -
 )
 def test_an_elided_subject_is_not_replaced_by_the_speaker(content: str, wrong: str) -> None:
     assert not any(fact.startswith(wrong) for fact in said(content, "Caroline"))
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("I need to find a new dentist in Leeds, mine just retired.",
+         "The user needs to find a new dentist in Leeds, the user's one just retired."),
+        # plural, or not the subject: "mine" stays the owner's
+        ("My brother's kids are tiny, mine are grown up now and both live in Leeds.",
+         "The user's brother's kids are tiny, the user's are grown up now and both live in "
+         "Leeds."),
+    ],
+)
+def test_mine_as_a_subject_is_not_read_as_the_user_having_done(content: str,
+                                                                expected: str) -> None:
+    """"the user's just retired" says the user has retired."""
+    assert said(content) == [expected]

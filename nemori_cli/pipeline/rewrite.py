@@ -201,6 +201,17 @@ def restore_subject(sentence: str) -> str:
     return f"I {lowered}{tail}" if past else sentence
 
 
+_CLAUSE_OPENERS = word_set("and but so because since as while though although when")
+
+
+def _opens_clause(tokens: list[str], i: int) -> bool:
+    """Whether the word at i opens a clause: first, after a stop, or after a conjunction."""
+    if i < 2:
+        return True
+    stop = re.search(r"[,;:!?.—–-]", tokens[i - 1])
+    return bool(stop) or tokens[i - 2].lower() in _CLAUSE_OPENERS
+
+
 def is_irregular_past(word: str) -> bool:
     """Whether a word is an irregular past tense, prefixed or not ("took", "retook")."""
     word = word.lower()
@@ -275,6 +286,10 @@ class _Rewriter:
                 out.append(self.name)
             elif lower in {"my", "our"} and their and self.name in "".join(out).lower():
                 out.append("their")
+            elif (lower == "mine" and nxt.isalpha() and nxt not in {"are", "were"}
+                  and _opens_clause(tokens, i)):
+                # "mine just retired": not "the user's just retired" (the user has retired)
+                out.append(f"{self.possessive} one")
             elif lower in {"my", "our", "mine", "ours"}:
                 out.append(self.possessive)
             elif lower in {"myself", "ourselves"}:
