@@ -1,8 +1,8 @@
 """Words of one family that the stemmer keeps apart: a query naming one asks for the others.
 
-Snowball stems "allergies" to "allergi" and "allergic" to "allerg", "runner" stays "runner"
-beside "run", "Italian" beside "Italy": `nemori search allergies` shared no word with "I'm
-allergic to peanuts". Each line below is one family; a query word of a family adds the
+Snowball stems "allergies" to "allergi" and "allergic" to "allerg", "painter" stays
+"painter" beside "paint", "Italian" beside "Italy": `nemori search allergies` shared no word
+with "I'm allergic to peanuts". Each line below is one family; a query word of a family adds the
 family's other words to the lexical query, and a text holding any of them matches the query
 word in focus's match, relevance's coverage and the snippet. Only families whose words mean
 one thing are listed: not "law" (in "mother-in-law") and "lawyer", nor "run", "write" or
@@ -84,7 +84,7 @@ def kin_stems() -> dict[str, dict[str, str]]:
 
 
 def family_words(query: str) -> list[str]:
-    """Words of the other stems of the query words' families, each once, in query order."""
+    """A word for each other stem of the query words' families, each once."""
     table = kin_stems()
     found = [word for stem in sorted(terms(query)) for word in table.get(stem, {}).values()]
     return list(dict.fromkeys(found))
