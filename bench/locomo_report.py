@@ -27,6 +27,7 @@ import locomo_round24
 import locomo_round25
 import locomo_round26
 import locomo_round27
+import locomo_round28
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -176,6 +177,8 @@ ROUND3 = [
     *locomo_round26.LINES,
     "",
     *locomo_round27.LINES,
+    "",
+    *locomo_round28.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
