@@ -27,6 +27,7 @@ LINES = [
     "\"grandchild\" and \"grandchildren\", \"woman\" and \"women\", \"tooth\" and \"teeth\")",
     "were measured and not kept: held-out ans@1000 0.808 -> 0.810, but the third",
     "hand-written set 0.840 -> 0.820 (\"How many grandchildren have I got?\") and the",
-    "haystack 0.894 -> 0.892. Answer recall at 1,000 words stays below the issue's 0.85",
+    "haystack 0.894 -> 0.892; without \"grandchild\" the third set is unchanged and the",
+    "haystack still 0.894 -> 0.892. Answer recall at 1,000 words stays below the issue's 0.85",
     "(0.820 all ten).",
 ]
