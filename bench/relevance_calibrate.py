@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(locomo_data.DEFAULT_PATH))
     parser.add_argument("--store", help="an ingested LoCoMo data dir (default: build or reuse)")
-    parser.add_argument("--cache-dir", default=str(Path(locomo.tempfile.gettempdir())
+    parser.add_argument("--cache-dir", default=str(Path(tempfile.gettempdir())
                                                      / "nemori-locomo-cache"))
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--every", type=int, default=1, help="take every n-th question")
