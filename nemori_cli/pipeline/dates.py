@@ -28,8 +28,9 @@ _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # "last"/"next", where no other word of theirs goes
 SHORT_DAYS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3,
               "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+_AFTER_LAST_ONLY = {"mon", "sat", "sun"}
 SAID_DAYS = f"{_DAYS}|{'|'.join(sorted(SHORT_DAYS, key=len, reverse=True))}"
-_ON_DAYS = f"{_DAYS}|tues|tue|weds|wed|thurs|thur|thu|fri"
+_ON_DAYS = f"{_DAYS}|{'|'.join(sorted(set(SHORT_DAYS) - _AFTER_LAST_ONLY, key=len, reverse=True))}"
 _SEASONS = "spring|summer|fall|autumn"
 _PART_OF_DAY = "morning|afternoon|evening|night"
 # a hedge on how long ago ("about 6 weeks ago"): said as the time in the fact's when

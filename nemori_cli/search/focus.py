@@ -31,6 +31,7 @@ from nemori_cli.search.turns import (
     dated_line,
     names_time,
     spoken,
+    standing_in,
     terms,
 )
 from nemori_cli.search.word_families import family_stand_ins
@@ -147,10 +148,9 @@ def refine(
         # fsum: a set's order changes from one process to the next, and a plain float sum
         # with it, so a tie at the cut went either way (the same search, two answers)
         found = terms(text)
-        if own and kinds:  # the user's "futsal" matches "sports"; an assistant's list does not
-            found = found | {kind for kind, members in kinds.items() if found & members}
-        if family:  # "allergic" matches "allergies"
-            found = found | {word for word, kin in family.items() if found & kin}
+        if own:  # the user's "futsal" matches "sports"; an assistant's list does not
+            found = standing_in(found, kinds)
+        found = standing_in(found, family)  # "allergic" matches "allergies"
         return math.fsum(weights[t] for t in found.intersection(weights)) / total
 
     period = query_period(query, today)

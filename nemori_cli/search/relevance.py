@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from nemori_cli.models import Episode, SearchHit
 from nemori_cli.search.focus import term_weights
 from nemori_cli.search.kinds_named import stand_ins
-from nemori_cli.search.turns import terms
+from nemori_cli.search.turns import standing_in, terms
 from nemori_cli.search.word_families import family_stand_ins
 
 if TYPE_CHECKING:
@@ -48,9 +48,8 @@ def relevance(cosine: float, coverage: float) -> float:
 def coverage(query: str, text: str) -> float:
     """The share of the query's content words (stemmed) that the text contains, a word
     counting as contained when one of its family is ("allergic" for "allergies")."""
-    wanted, have = terms(query), terms(text)
-    family = family_stand_ins(query)
-    found = {w for w in wanted if w in have or family.get(w, frozenset()) & have}
+    wanted = terms(query)
+    found = wanted & standing_in(terms(text), family_stand_ins(query))
     return len(found) / len(wanted) if wanted else 0.0
 
 

@@ -37,6 +37,14 @@ def terms(text: str) -> frozenset[str]:
     return frozenset(stemmer().stemWords(words))
 
 
+def standing_in(found: frozenset[str], stand_ins: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """The terms found, and each query term one of whose stand-ins is among them ("sport"
+    for "futsal", search/kinds_named.py; "allergi" for "allerg", search/word_families.py)."""
+    if not stand_ins:  # most queries: no new set per text on a search's hot path
+        return found
+    return found | {term for term, others in stand_ins.items() if found & others}
+
+
 @dataclass(frozen=True)
 class Spoken:
     """Which of an episode's messages have words, and the vector documents of their parts.
