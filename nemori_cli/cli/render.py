@@ -69,14 +69,15 @@ def say(text: str, style: str | None = None, indent: int = 0) -> None:
     console().print(text, markup=False, style=style, highlight=False)
 
 
-def note(text: str) -> None:
-    """Print a line for the reader on stderr (dim on a terminal), never as markup."""
+def note(text: str, *, wrap: bool = False) -> None:
+    """Print a line for the reader on stderr (dim on a terminal), never as markup; `wrap`:
+    prose, wrapped between words on a terminal (else left whole, so a path copies intact)."""
     if not on_terminal(stderr=True):
         print(text, file=sys.stderr)
         return
     from rich.markup import escape
 
-    console(stderr=True).print(f"[dim]{escape(text)}[/]", soft_wrap=True)
+    console(stderr=True).print(f"[dim]{escape(text)}[/]", soft_wrap=not wrap)
 
 
 def print_json(data: Any) -> None:

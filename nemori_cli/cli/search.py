@@ -137,7 +137,8 @@ def _show(query: str, hits: list[SearchHit], dates: str, min_score: float) -> No
     if best < STRONG:
         render.note(
             f"no strong match for {query!r} (best relevance {best:.2f}; below {STRONG} is "
-            "weak): the closest memories are"
+            "weak): the closest memories are",
+            wrap=True,
         )
     rows = [
         (

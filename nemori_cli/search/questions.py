@@ -218,3 +218,26 @@ def asked_attribute(question: str) -> AttributeQuestion | None:
             return AttributeQuestion(names, None if asker else name, bool(_PAST.search(question)),
                                      int(year[1]) if year else None)
     return None
+
+
+# "What's my sister's name?", "What is the name of my dog?", "What did I call my cat?",
+# "What's my manager called?": the name is the answer, so no text shares the word "name"
+_ASKED_NAME = re.compile(
+    r"\bwhat(?:'s| is| was| are| were)? (?:the names? of )?(?:my|our) (?P<a>(?:[\w'-]+ ){0,3}?"
+    r"[\w'-]+?)(?: called| named)?\W*$"
+    r"|\bwhat (?:did|do) (?:I|we) (?:name|call) (?:my|our) (?P<b>(?:[\w'-]+ ){0,2}?[\w'-]+?)\W*$",
+    re.IGNORECASE,
+)
+_NAME_WORD = re.compile(r"\b(?:names?|called|named|call)\b", re.IGNORECASE)
+
+
+def asked_name(question: str) -> str | None:
+    """What a question asks the name of ("sister" for "What's my sister's name?"), or None."""
+    m = _ASKED_NAME.search(question)
+    if not m or not _NAME_WORD.search(question):
+        return None
+    words = next(g for g in m.groups() if g).lower().split()
+    while len(words) > 1 and words[-1] in {"name", "names"}:
+        words.pop()
+    head = re.sub(r"'s?$|s'$", "", words[-1])
+    return None if head in {"name", "names"} else head
