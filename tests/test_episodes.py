@@ -121,6 +121,32 @@ def test_title_from_a_request_in_an_assistant_chat() -> None:
     assert build_episode("u", c, c.messages).title == "Plan a hiking trip in the Alps for September"
 
 
+def assistant_chat(opening: str) -> Conversation:
+    return Conversation(
+        id="c", messages=(msg(1, opening), msg(2, "Here is what I know.", role="assistant"))
+    )
+
+
+@pytest.mark.parametrize(
+    ("opening", "title"),
+    [
+        # the question a chat opens with names its topic, not what is said in passing
+        ("how does a phd viva work in ireland? mine is ages away but everyone keeps talking "
+         "about theirs", "How does a phd viva work in ireland"),
+        ("hi, can u help me write a letter to York council about a pothole? its on Front "
+         "Street in Acomb", "Write a letter to York council about a pothole"),
+        ("I want to keep a spreadsheet of what I harvest. Can you suggest columns?",
+         "Keep a spreadsheet of what I harvest"),
+        # no request: the first thing the user tells, in the third person
+        ("my daughter maya turns 12 in april. she is really into volleyball and k-pop. need "
+         "party ideas", "The user's daughter maya turns 12 in April"),
+    ],
+)
+def test_title_of_a_chat_with_an_assistant(opening: str, title: str) -> None:
+    c = assistant_chat(opening)
+    assert build_episode("u", c, c.messages).title == title
+
+
 def test_title_uses_the_conversation_title() -> None:
     messages = (
         msg(1, "I usually hike in the Alps every September with my sister."),
@@ -145,7 +171,15 @@ def test_title_falls_back_to_the_date_when_nothing_is_said() -> None:
          "I went hiking in the Alps with my sister"),
         ("one two three four five six seven eight nine ten eleven twelve",
          "One two three four five six seven eight nine ten"),
-        ("We are thinking about the trip to the", "We are thinking about the trip"),
+        ("We are thinking about the trip to the beach and the hotel by the sea",
+         "We are thinking about the trip to the beach"),
+        ("whats the difference between tá and is", "Whats the difference between tá and is"),
+        ("my cat Tofu (13, grumpy old tabby) has started shredding the sofa",
+         "My cat Tofu has started shredding the sofa"),
+        ("the longest I have run is a half (did the 3M half in january, 1:52",
+         "The longest I have run is a half"),
+        ("what's the difference between a tax credit and a deduction, doing my taxes",
+         "What's the difference between a tax credit and a deduction"),
     ],
 )
 def test_trim_phrase(text: str, expected: str) -> None:

@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 from nemori_cli.models import Conversation, Episode, Message, stable_id, utcnow
 from nemori_cli.pipeline.dates import annotate_dates, fmt_date, replace_dates
 from nemori_cli.pipeline.facts import between_people, is_human, statements
+from nemori_cli.pipeline.requests import IMPERATIVES
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
     restore_subject,
     split_sentences,
     strip_interjections,
+    to_third_person,
     word_set,
 )
 from nemori_cli.pipeline.salience import content_words
@@ -27,12 +29,14 @@ TITLE_WORDS = 10
 HUMAN_WORDS = 250  # longer messages are cut in the narrative (the episode keeps them whole)
 OTHER_WORDS = 120  # assistant, system and tool messages
 _REQUEST = re.compile(
-    r"^(?:(?:can|could|would|will) you (?:please )?(?:help me (?:to )?|tell me |show me "
+    r"^(?:(?:can|could|would|will) (?:you|u) (?:please )?(?:help me (?:to )?|tell me |show me "
     r"|explain )?|please |help me (?:to )?|i (?:need|want|would like|'d like) (?:some )?help "
     r"(?:with |to )?|i(?:'m| am) trying to |i (?:want|need|would like|'d like) to "
     r"|how (?:do|can|should) i |what(?:'s| is) the best way to )",
     re.IGNORECASE,
 )
+_SPEAKER = re.compile(r"(?:I|I'm|I've|I'd|I'll|my|we|we're|we've|our)\b", re.IGNORECASE)
+_ASIDE = re.compile(r"\s*\([^()]*\)|\s*\([^()]*$")  # "my cat Tofu (13, grumpy)": no title's
 _CLAUSE = re.compile(r",\s|\s[-–—]\s|;\s|:\s|\s(?:and|but|because|so|which|since|while)\s")
 _TRAILING = word_set(
     "a an the and or but so to of in on at for with my our your their his her its from by as "
@@ -52,35 +56,68 @@ def episode_id(user_id: str, conversation_id: str, messages: Sequence[Message]) 
 
 def trim_phrase(text: str, limit: int = TITLE_WORDS) -> str:
     """Cut a sentence to a short phrase, at a clause break when one comes early enough."""
-    text = " ".join(text.split()).strip(" .!?…,;:-")
+    text = " ".join(_ASIDE.sub("", text).split()).strip(" .!?…,;:-")
     words = text.split()
-    if len(words) > limit:
+    cut_short = len(words) > limit
+    if cut_short:
         cut = None
         for m in _CLAUSE.finditer(text):
-            if 4 <= len(text[: m.start()].split()) <= limit:
+            before = text[: m.start()].split()
+            if m[0].strip() == "and" and "between" in map(str.lower, before[-4:]):
+                continue  # "the difference between a tax credit and a deduction": one thing
+            if 4 <= len(before) <= limit:
                 cut = m.start()
         text = text[:cut] if cut is not None else " ".join(words[:limit])
     words = text.strip(" .!?…,;:-").split()
-    while len(words) > 3 and (words[-1].lower() in _TRAILING or words[-1].endswith("'s")):
+    while cut_short and len(words) > 3 and (
+        words[-1].lower() in _TRAILING or words[-1].endswith("'s")
+    ):
         words.pop()
     phrase = " ".join(words)
     return phrase[:1].upper() + phrase[1:]
 
 
-def _title_phrase(message: Message, names: frozenset[str]) -> str | None:
-    """The most telling sentence of a message as a short phrase: a fact it states, a request."""
-    best: str | None = None
-    found = statements(message, names)
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks something: a question, a request, an instruction."""
+    opens = sentence.split(maxsplit=1)[0].lower() if sentence.split() else ""
+    return sentence.endswith("?") or bool(_REQUEST.match(sentence)) or opens in IMPERATIVES
+
+
+def _opening_request(message: Message) -> str | None:
+    """What a message to an assistant opens by asking ("How does a PhD viva work?", "Can you
+    help me write a letter ..."), when it says enough to name the conversation's topic."""
+    sentences = split_sentences(message.content)
+    if not sentences:
+        return None
+    # a question ends at its "?" even when what follows starts in lower case
+    first = re.split(r"(?<=\?)\s", strip_interjections(sentences[0]), maxsplit=1)[0]
+    asked = _REQUEST.sub("", first)
+    return asked if _asks(first) and len(content_words(asked)) > 2 else None
+
+
+def _title_phrase(
+    message: Message, names: frozenset[str], to_assistant: bool = False
+) -> str | None:
+    """The most telling sentence of a message as a short phrase: a fact it states, a request.
+
+    Said to an assistant, the request a message opens with names the topic best, and else
+    the first thing it states ("My daughter turns 12 in April. She's into k-pop ...").
+    """
+    best: str | None = _opening_request(message) if to_assistant else None
+    found = [] if best else statements(message, names)
     if found:
-        best = max(found, key=lambda st: st.salience).undated
-    else:
+        best = (found[0] if to_assistant else max(found, key=lambda st: st.salience)).undated
+    elif best is None:
         most = 2
         for raw in split_sentences(message.content):
             sentence = restore_subject(strip_interjections(raw, names))
             sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence).strip()
-            sentence = _REQUEST.sub("", sentence)  # "Can you help me plan a trip?" -> "Plan a trip"
-            if len(content_words(sentence)) > most:
-                best, most = sentence, len(content_words(sentence))
+            asked = _REQUEST.sub("", sentence)  # "Can you help me plan a trip?" -> "Plan a trip"
+            if len(content_words(asked)) > most:
+                best, most = asked, len(content_words(asked))
+                if _SPEAKER.match(sentence) and not _asks(sentence):  # told of the speaker:
+                    # in the third person, as a fact is
+                    best = to_third_person(sentence, message.name)
     if best is None:
         return None
     # trim first, then date: "yesterday" becomes "on 7 May 2023" without being cut in half
@@ -114,9 +151,10 @@ def episode_title(
 ) -> str:
     """An extractive title: a short phrase from the most salient human message."""
     names = frozenset(p.lower() for m in messages if m.name for p in m.name.split())
+    to_assistant = not between_people(messages)
     phrase = None
     for message in _salient_order(messages, vectors)[:8]:
-        phrase = _title_phrase(message, names)
+        phrase = _title_phrase(message, names, to_assistant)
         if phrase:
             break
     title = meaningful(conversation.title) or ""
