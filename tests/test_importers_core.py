@@ -124,6 +124,25 @@ def test_openai_fine_tuning_jsonl_gives_a_conversation_a_line() -> None:
     assert convs[1].messages[0].content == "I prefer running in the morning."
 
 
+@pytest.mark.parametrize("name", ["ollama_chat.json", "ollama_chat.md"])
+def test_a_reasoning_models_thoughts_are_not_what_it_said(make, name: str) -> None:
+    thoughts = "<think>\nThe user wants a dinner idea. They said vegetarian.\n</think>\n\n"
+    said = [("user", "Dinner idea? I'm vegetarian. What is <think> in a prompt?"),
+            ("assistant", thoughts + "A lentil dal with rice."),
+            ("user", "and dessert?"),
+            ("assistant", "<think>Something light, maybe")]  # cut off while thinking
+    if name.endswith(".json"):
+        data = json.dumps([{"role": r, "content": t} for r, t in said]).encode()
+    else:
+        data = "".join(f"## {r.capitalize()}\n\n{t}\n\n" for r, t in said).encode()
+    [conv] = list(make(data, name).conversations())
+    assert [(m.role, m.content) for m in conv.messages] == [
+        ("user", said[0][1]),  # a person writing about the tag is left as written
+        ("assistant", "A lentil dal with rice."),
+        ("user", "and dessert?"),
+    ]
+
+
 # --- markdown ---------------------------------------------------------------------------------
 
 

@@ -21,6 +21,9 @@ _ASSISTANT = {
 _GPT_MODEL = re.compile(r"^(?:gpt|o)\d[\w.\-]*$")
 # Private-use characters: exporters' markup (citation markers, icons), never text a person wrote.
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+# A reasoning model's thoughts saved at the head of its reply (DeepSeek-R1, Qwen3, Seed, ...
+# through Ollama, llama.cpp, Jan or a script): not what it said. Unclosed, all of it is.
+_REASONING = re.compile(r"^\s*<(think|thinking|seed:think|reasoning)>.*?(?:</\1>|\Z)\s*", re.S)
 T = TypeVar("T")
 
 
@@ -106,22 +109,26 @@ def assemble(
     without one by its content and how often the same words came before (see content_ids), so
     reading a file again after messages were added to it finds only the new ones.
     """
-    kept = [(t, strip_private_use(t.content).strip()) for t in turns]
-    kept = [(t, text) for t, text in kept if text]
+    # a message's id is made from what it says as saved, thoughts and all, so that ids stay
+    # as they were when this reader did not yet drop them
+    said = [(t, strip_private_use(t.content).strip()) for t in turns]
+    kept = [(t, text, strip_reasoning(text) if t.role == "assistant" else text)
+            for t, text in said]
+    kept = [(t, text, shown) for t, text, shown in kept if shown]
     if not kept:
         return None
     title = strip_private_use(title).strip() if isinstance(title, str) else None
     title = title or None
-    first, first_text = kept[0]
+    first, first_text, _ = kept[0]
     conv_id = (
         stable_id("conv", title or "", _turn_key(first, first_text))
         if source_id in (None, "")
         else str(source_id)
     )
-    derived = content_ids(conv_id, [_turn_key(t, text) for t, text in kept])
+    derived = content_ids(conv_id, [_turn_key(t, text) for t, text, _ in kept])
     seen: set[str] = set()
     messages = []
-    for (t, text), own in zip(kept, derived, strict=True):
+    for (t, _, text), own in zip(kept, derived, strict=True):
         mid = str(t.id) if t.id not in (None, "") else own
         if mid in seen:  # a source that repeats ids must not make two messages one
             mid = f"{mid}:{own}"
@@ -153,6 +160,11 @@ def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
 def strip_private_use(text: str) -> str:
     """Remove characters of the Unicode private-use area (U+E000-U+F8FF)."""
     return _PRIVATE_USE.sub("", text)
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop the thoughts a reasoning model wrote before its reply (`<think>...</think>`)."""
+    return _REASONING.sub("", text)
 
 
 def in_time_order(items: Sequence[T], time_of: Callable[[T], datetime | None]) -> list[T]:

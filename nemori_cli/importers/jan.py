@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,8 +21,6 @@ MESSAGES_FILE = "messages.jsonl"
 THREAD_FILE = "thread.json"
 _THREAD_SIZE = 4 * 1024 * 1024  # thread.json holds a title and settings; larger is not one
 _ROLES = {"user": "user", "assistant": "assistant"}
-# Newer Jan streams a model's reasoning into the answer's text between <think> tags.
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)\s*", re.S)
 _THREAD_ONLY = (
     "Jan's thread.json holds a thread's title, not its messages: import the thread's folder "
     "or its messages.jsonl"
@@ -113,7 +110,6 @@ def _turn(message: dict[str, Any]) -> Turn:
     role = _ROLES.get(raw.strip().lower()) if isinstance(raw, str) else None
     if role is None or message.get("status") == "error":
         return Turn(role or "tool", "")  # tool output and error notices are not chat
+    # newer Jan streams a model's reasoning into the answer's text: assemble drops it
     text = text_of(message.get("content"))
-    if role == "assistant":
-        text = _THINK.sub("", text)
     return Turn(role, text, None, _time(message), first_str(message, "id"))

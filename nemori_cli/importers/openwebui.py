@@ -25,12 +25,11 @@ NAME = "openwebui"
 DESCRIPTION = "Open WebUI chat export (one chat or all chats; follows the shown branch)"
 INPUT = "json"
 
-# Collapsed blocks that Open WebUI writes into answers: model reasoning and tool calls; chats
-# saved before it folded reasoning into <details> keep the model's own <think> block.
+# Collapsed blocks that Open WebUI writes into answers: model reasoning and tool calls (chats
+# saved before it folded reasoning into <details> keep the model's own <think> block, which
+# assemble drops)
 _DETAILS = re.compile(
-    r'<details\s+type="(?:reasoning|tool_calls|code_interpreter)"[^>]*>.*?</details>\s*'
-    r"|^\s*<(think|thinking)>.*?</\1>\s*",
-    re.S,
+    r'<details\s+type="(?:reasoning|tool_calls|code_interpreter)"[^>]*>.*?</details>\s*', re.S
 )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from nemori_cli.importers.base import Sink, Turn, fill_times, first_str, obj
+from nemori_cli.importers.base import Sink, Turn, fill_times, first_str, obj, strip_reasoning
 from nemori_cli.importers.htmltext import html_to_text
 from nemori_cli.importers.payload import JsonDoc
 from nemori_cli.importers.timeparse import try_time
@@ -22,9 +22,7 @@ GREETING_MARK = "<|BEGIN-VISIBLE-CHAT|>"  # the user side of the character's gre
 _STAMP = re.compile(r"(?:^|_)(\d{8})-(\d{2})-?(\d{2})-?(\d{2})$")
 _PERSISTENT = re.compile(r"^(?:(?P<a>.+)_persistent|persistent_(?P<b>.+))$")
 _OLD_NAMED = re.compile(r"^(?P<name>.+)_\d{8}-\d{6}$")
-# Reasoning models' thoughts stay in the saved reply: <think> (or Seed's) blocks, and GPT-OSS
-# writes its analysis channel before the final one.
-_THINK = re.compile(r"^\s*<(think|seed:think)>.*?(?:</\1>|\Z)\s*", re.S)
+# GPT-OSS writes its analysis channel before the final one.
 _FINAL = "<|channel|>final<|message|>"
 _END = "<|end|>"
 
@@ -111,10 +109,11 @@ def _text(row: list[Any], shown: list[Any], side: int) -> str:
 
 
 def _answer(text: str) -> str:
-    """Drop a reasoning model's thoughts from a reply."""
+    """Drop a reasoning model's thoughts from a reply (here, where ids are made from the text
+    without them)."""
     if _FINAL in text:
         text = text.split(_FINAL, 1)[1].split(_END, 1)[0]
-    return _THINK.sub("", text)
+    return strip_reasoning(text)
 
 
 def _file_facts(source: str) -> tuple[str | None, str | None]:
