@@ -100,6 +100,29 @@ def test_invalid_answer_is_retried_once_with_the_error(scripted: Any) -> None:
     assert answer == Answer(name="z", count=5)  # a fenced answer is accepted
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # a reasoning model's thoughts before its answer, braces and all
+        '<think>\nThe schema wants {"name", "count"}. Count is 4.\n</think>\n{"name": "w", '
+        '"count": 4}',
+        '<think>ok</think>\n```json\n{"name": "w", "count": 4}\n```',
+        # a small model's preface, and a word after
+        'Here is the JSON you asked for:\n{"name": "w", "count": 4}\nHope this helps!',
+    ],
+)
+def test_an_answer_is_read_past_thoughts_and_prefaces(scripted: Any, reply: str) -> None:
+    calls = scripted(reply)
+    answer, usage = LLMClient(settings()).complete([{"role": "user", "content": "hi"}], Answer)
+    assert answer == Answer(name="w", count=4) and len(calls) == 1
+
+
+def test_thoughts_never_closed_are_no_answer(scripted: Any) -> None:
+    calls = scripted('<think>It could be {"name": "x", "count": 9} or', {"name": "v", "count": 1})
+    answer, _ = LLMClient(settings()).complete([{"role": "user", "content": "hi"}], Answer)
+    assert answer.name == "v" and len(calls) == 2  # asked again, not read from the thoughts
+
+
 def test_schema_error_is_fed_back(scripted: Any) -> None:
     calls = scripted({"name": "x"}, {"name": "x", "count": 1})
     answer, usage = LLMClient(settings()).complete([{"role": "user", "content": "hi"}], Answer)

@@ -39,6 +39,9 @@ T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+# a reasoning model (Qwen3, DeepSeek-R1 through Ollama or a server that leaves its thoughts in
+# the reply) thinks before it answers; small models say a word before the JSON
+_THOUGHTS = re.compile(r"^\s*<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
 _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
 
 CHARS_PER_TOKEN = 3  # a cautious estimate of prompt size before the server counts it
@@ -295,17 +298,31 @@ class LLMClient:
         return re.sub(r"\bsk-[A-Za-z0-9_-]{8,}", "****", text)
 
 
+def _json_in(text: str) -> Any:
+    """The JSON a reply is, or else the first JSON object in it ("Here it is: {...}")."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        start = text.find("{")
+        if start < 0:
+            raise
+        try:
+            return json.JSONDecoder().raw_decode(text, start)[0]
+        except ValueError:
+            raise exc from None
+
+
 def _parse(content: str, response_model: type[T], finish_reason: str | None) -> T:
     if finish_reason == "length":
         raise InvalidAnswer("the answer was cut off (too long): answer more briefly")
-    text = content.strip()
+    text = _THOUGHTS.sub("", content).strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1)
     if not text:
         raise InvalidAnswer("the answer was empty")
     try:
-        data = json.loads(text)
+        data = _json_in(text)
     except ValueError as exc:
         raise InvalidAnswer(f"the answer is not valid JSON: {exc}") from None
     try:
