@@ -20,6 +20,8 @@ from nemori_cli.search.relevance import STRONG, names_the
         ("What did I call my new cat?", "cat"),
         ("What's my manager called?", "manager"),
         ("What are the names of my kids?", "kid"),
+        ("Who is my dentist?", "dentist"),
+        ("who's my favourite author", "author"),
         ("What's my job?", None),  # an attribute, not a name
         ("What is my favourite colour?", None),
         ("What is my name?", None),

@@ -221,14 +221,16 @@ def asked_attribute(question: str) -> AttributeQuestion | None:
 
 
 # "What's my sister's name?", "What is the name of my dog?", "What did I call my cat?",
-# "What's my manager called?": the name is the answer, so no text shares the word "name"
+# "What's my manager called?", "Who is my dentist?": the name is the answer, so no text shares
+# the word "name"
 _ASKED_NAME = re.compile(
     r"\bwhat(?:'s| is| was| are| were)? (?:the names? of )?(?:my|our) (?P<a>(?:[\w'-]+ ){0,3}?"
     r"[\w'-]+?)(?: called| named)?\W*$"
-    r"|\bwhat (?:did|do) (?:I|we) (?:name|call) (?:my|our) (?P<b>(?:[\w'-]+ ){0,2}?[\w'-]+?)\W*$",
+    r"|\bwhat (?:did|do) (?:I|we) (?:name|call) (?:my|our) (?P<b>(?:[\w'-]+ ){0,2}?[\w'-]+?)\W*$"
+    r"|^\W*who(?:'s| is| was| are| were) (?:my|our) (?P<c>(?:[\w'-]+ ){0,2}?[\w'-]+?)\W*$",
     re.IGNORECASE,
 )
-_NAME_WORD = re.compile(r"\b(?:names?|called|named|call)\b", re.IGNORECASE)
+_NAME_WORD = re.compile(r"\b(?:names?|called|named|call)\b|^\W*who\b", re.IGNORECASE)
 
 
 def asked_name(question: str) -> str | None:
