@@ -7,8 +7,9 @@ import pytest
 from chat_sessions import exchange, ingested
 
 from nemori_cli.memory import Memory
+from nemori_cli.search.people import names_of
 from nemori_cli.search.questions import asked_name
-from nemori_cli.search.relevance import STRONG, names_the
+from nemori_cli.search.relevance import STRONG
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,7 @@ def test_the_one_whose_name_is_asked(question: str, asked: str | None) -> None:
     ],
 )
 def test_a_text_that_names_the_relation(relation: str, text: str, names: bool) -> None:
-    assert names_the(relation, text) is names
+    assert bool(names_of(relation, text)) is names
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.models import Episode, SearchHit
-from nemori_cli.pipeline.rewrite import word_set
 from nemori_cli.search.focus import term_weights
 from nemori_cli.search.kinds_named import stand_ins
+from nemori_cli.search.people import names_of
 from nemori_cli.search.questions import asked_name
 from nemori_cli.search.turns import standing_in, terms
 from nemori_cli.search.word_families import family_stand_ins
@@ -38,9 +38,6 @@ STRONG = 0.5  # below this, the best hit is "no strong match"
 # user's sister Anna ..." for "What's my sister's name?"), is relevant in other words than
 # the question's, which word and vector closeness do not see
 MEMBER_RELEVANCE = 0.6
-# capitalised words that open a clause after a relation word rather than name someone
-_NOT_A_NAME = word_set("the a an and but or so in on at for to of with from by i it he she they "
-                       "we you this that")
 SNIPPET_CHARS = 160
 WINDOW_MESSAGES = 4  # messages per stored vector window (indexing.WINDOW_MESSAGES)
 
@@ -57,23 +54,6 @@ def coverage(query: str, text: str) -> float:
     wanted = terms(query)
     found = wanted & standing_in(terms(text), family_stand_ins(query))
     return len(found) / len(wanted) if wanted else 0.0
-
-
-def names_the(relation: str, text: str) -> bool:
-    """Whether a text gives the name of someone or something by its relation ("sister" in
-    "The user's sister Anna", "Biscuit is the user's dog", "my cat, called Tofu")."""
-    stem = relation[:-1] if relation.endswith("s") and not relation.endswith("ss") else relation
-    said = rf"{re.escape(stem)}s?"
-    own = r"(?:the user's|their|his|her|my|our)"
-    for m in re.finditer(
-        rf"\b{said}(?:(?:'s)? names? (?:is|are|was) |,? (?:(?:who|which|that) )?(?:(?:is|are"
-        rf"|was) )?(?:called|named) |,? )(?P<name>[A-Z][\w'-]+)"
-        rf"|(?P<before>[A-Z][\w'-]+),? (?:is |was )?{own} {said}\b",
-        text,
-    ):
-        if (m["name"] or m["before"]).lower() not in _NOT_A_NAME:
-            return True
-    return False
 
 
 def vector_ids(hit: SearchHit, episode: Episode | None) -> tuple[str, list[str]]:
@@ -133,7 +113,7 @@ def annotate(
         best = max(relevance(*features(text, vec, h, vectors)) for text, vec in asked)
         if h.kind == "fact" and members & terms(h.content):
             best = max(best, MEMBER_RELEVANCE)
-        if named and names_the(named, h.content):
+        if named and names_of(named, h.content):
             best = max(best, MEMBER_RELEVANCE)
         out.append(
             replace(
