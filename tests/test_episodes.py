@@ -169,8 +169,11 @@ def test_title_falls_back_to_the_date_when_nothing_is_said() -> None:
     [
         ("I went hiking in the Alps with my sister and it was great fun overall",
          "I went hiking in the Alps with my sister"),
-        ("one two three four five six seven eight nine ten eleven twelve",
+        ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen",
          "One two three four five six seven eight nine ten"),
+        # a few words over the limit: whole, not left dangling ("... whose reports")
+        ("give some critical feedback to a colleague whose reports are always late",
+         "Give some critical feedback to a colleague whose reports are always late"),
         ("We are thinking about the trip to the beach and the hotel by the sea",
          "We are thinking about the trip to the beach"),
         ("whats the difference between tá and is", "Whats the difference between tá and is"),
@@ -183,7 +186,12 @@ def test_title_falls_back_to_the_date_when_nothing_is_said() -> None:
     ],
 )
 def test_trim_phrase(text: str, expected: str) -> None:
-    assert trim_phrase(text) == expected
+    assert trim_phrase(text, slack=3) == expected
+
+
+def test_a_title_between_people_has_no_slack() -> None:
+    words = "one two three four five six seven eight nine ten eleven"
+    assert trim_phrase(words) == "One two three four five six seven eight nine ten"
 
 
 @pytest.mark.parametrize(

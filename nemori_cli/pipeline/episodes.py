@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 TITLE_WORDS = 10
+# a request to an assistant this much longer is kept whole, or cut at a clause break in it;
+# between people, where titles are statements, longer titles only took LoCoMo's word budget
+# (docs/benchmarks.md)
+TITLE_SLACK = 3
 HUMAN_WORDS = 250  # longer messages are cut in the narrative (the episode keeps them whole)
 OTHER_WORDS = 120  # assistant, system and tool messages
 _REQUEST = re.compile(
@@ -54,20 +58,28 @@ def episode_id(user_id: str, conversation_id: str, messages: Sequence[Message]) 
     return stable_id("ep", user_id, conversation_id, messages[0].id, messages[-1].id)
 
 
-def trim_phrase(text: str, limit: int = TITLE_WORDS) -> str:
-    """Cut a sentence to a short phrase, at a clause break when one comes early enough."""
+def trim_phrase(text: str, limit: int = TITLE_WORDS, slack: int = 0) -> str:
+    """Cut a sentence to a short phrase, at a clause break when one comes early enough; a
+    sentence up to `slack` words longer than the limit, with no break in it, is kept whole
+    rather than left dangling ("... to a colleague whose reports")."""
     text = " ".join(_ASIDE.sub("", text).split()).strip(" .!?…,;:-")
     words = text.split()
     cut_short = len(words) > limit
     if cut_short:
-        cut = None
+        breaks = []  # (words before, where)
         for m in _CLAUSE.finditer(text):
             before = text[: m.start()].split()
             if m[0].strip() == "and" and "between" in map(str.lower, before[-4:]):
                 continue  # "the difference between a tax credit and a deduction": one thing
-            if 4 <= len(before) <= limit:
-                cut = m.start()
-        text = text[:cut] if cut is not None else " ".join(words[:limit])
+            if 4 <= len(before) <= limit + slack:
+                breaks.append((len(before), m.start()))
+        early = [at for n, at in breaks if n <= limit]
+        if early:
+            text = text[: early[-1]]
+        elif len(words) <= limit + slack:
+            cut_short = False
+        else:
+            text = text[: breaks[-1][1]] if breaks else " ".join(words[:limit])
     words = text.strip(" .!?…,;:-").split()
     while cut_short and len(words) > 3 and (
         words[-1].lower() in _TRAILING or words[-1].endswith("'s")
@@ -121,7 +133,8 @@ def _title_phrase(
     if best is None:
         return None
     # trim first, then date: "yesterday" becomes "on 7 May 2023" without being cut in half
-    return replace_dates(trim_phrase(best), message.timestamp)
+    slack = TITLE_SLACK if to_assistant else 0
+    return replace_dates(trim_phrase(best, slack=slack), message.timestamp)
 
 
 def _salient_order(messages: Sequence[Message], vectors: np.ndarray | None) -> list[Message]:
