@@ -127,8 +127,9 @@ def _title_phrase(
             asked = _REQUEST.sub("", sentence)  # "Can you help me plan a trip?" -> "Plan a trip"
             if len(content_words(asked)) > most:
                 best, most = asked, len(content_words(asked))
-                if _SPEAKER.match(sentence) and not _asks(sentence):  # told of the speaker:
-                    # in the third person, as a fact is
+                # told of the speaker ("I did my first 18 mile run"): the third person, as a
+                # fact says it
+                if _SPEAKER.match(sentence) and not _asks(sentence):
                     best = to_third_person(sentence, message.name)
     if best is None:
         return None
