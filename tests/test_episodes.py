@@ -212,6 +212,13 @@ def test_a_title_between_people_has_no_slack() -> None:
         ("I started last year.", 'I started last year. [last year: 2022]', "I started in 2022."),
         ("Since last year I paint.",
          'Since last year I paint. [last year: 2022]', "Since 2022 I paint."),
+        # after "for" or "during" the date takes no preposition of its own
+        ("Plan dinners for this week.",
+         "Plan dinners for this week. [this week: the week of 8 May 2023]",
+         "Plan dinners for the week of 8 May 2023."),
+        ("During last week I ran.",
+         "During last week I ran. [last week: the week before 8 May 2023]",
+         "During the week before 8 May 2023 I ran."),
         ("I saw her a few days ago.",
          'I saw her a few days ago. [a few days ago: a few days before 8 May 2023]',
          "I saw her a few days before 8 May 2023."),
@@ -405,6 +412,9 @@ def test_last_month_in_january_is_december_of_the_year_before() -> None:
          ("Jo painted that lake, in the rain.", "April 2023")),
         # the sentence needs its date: resolved in place, no time beside it
         ("Jo has lived in Lisbon since last year.", ("Jo has lived in Lisbon since 2022.", None)),
+        # "a table for" is no statement without its date
+        ("Jo booked a table for tomorrow at Nopi.",
+         ("Jo booked a table for 9 May 2023 at Nopi.", None)),
         ("Last year was hard for Jo.", ("2022 was hard for Jo.", None)),
         ("Yesterday Jo ran.", ("On 7 May 2023 Jo ran.", None)),  # too little left without it
         ("No dates here.", ("No dates here.", None)),

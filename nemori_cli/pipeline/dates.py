@@ -16,7 +16,10 @@ NUMBERS = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "a couple of": 2, "a couple": 2, "couple of": 2,
 }
-PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through"}
+# a date after these is part of the sentence ("a table for tomorrow" is "a table for 4 May",
+# not "a table for" and a time) and takes no preposition of its own
+PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through",
+                "for"}
 
 COUNT = (  # a number as people say it in a time ("3 days", "a couple of weeks")
     r"\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine"
@@ -348,7 +351,7 @@ def replace_dates(text: str, when: datetime | date | None) -> str:
 def _in_place(text: str, start: int, end: int, phrase: str, prep: str) -> str:
     """The words that replace the relative date at text[start:end]: "on 7 May 2023"."""
     previous = re.search(r"(\w+)\s*$", text[:start])
-    if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at"}:
+    if previous and previous.group(1).lower() in PREPOSITIONS | {"on", "in", "at", "during"}:
         prep = ""
     if DATE_AS_SUBJECT.match(text[end:]):
         prep = ""  # the date is the subject or an owner: "Last year was hard", "this year's"
