@@ -107,10 +107,25 @@ def test_an_opening_or_a_spliced_question_hides_no_statement_to_an_assistant(
         "I'm allergic to shellfish \u2014 please leave shrimp out of the paella.",
         "I'm allergic to shellfish, and suggest a paella without it.",
         "I'm allergic to shellfish when you plan the menu.",
+        # a question run on after the statement, typed without its "?"
+        "I'm allergic to shellfish so what can I make for six people",
+        "I'm allergic to shellfish, how do I make a paella without it",
     ],
 )
 def test_the_part_that_asks_something_is_cut_from_the_fact(text: str) -> None:
     assert facts_of(text) == ["The user is allergic to shellfish."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vet bill was 380 euros how do i cat-proof the flat better",
+        "balance is numeric in postgres, what go type should i scan it into",
+        "so if i want to freeze motion indoors what do i change first?",  # one question
+    ],
+)
+def test_a_question_run_on_after_a_remark_gives_no_fact(text: str) -> None:
+    assert said_to_assistant(text) == []
 
 
 @pytest.mark.parametrize(

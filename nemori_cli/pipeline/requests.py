@@ -92,6 +92,13 @@ _ASIDE = re.compile(
     r" (?:i|we|you)\b))",
     re.IGNORECASE,
 )
+# "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
+# scan it into": a question run on after a statement, typed without its "?"
+_RUN_ON_QUESTION = re.compile(
+    r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,2}? (?:do|does|did|can"
+    r"|could|should|would|will|shall|must|am) (?:i|we)\b)",
+    re.IGNORECASE,
+)
 _SUBJECT = re.compile(
     r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
 )
@@ -176,7 +183,12 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]
-        if head != part:
+        asked = _RUN_ON_QUESTION.split(head, maxsplit=1)
+        # with its "?" the sentence is one question: "if I want X, what do I change?"
+        if len(asked) > 1 and len(asked[0].split()) >= 2 and not head.rstrip().endswith("?"):
+            head = asked[0]
+        if head != part:  # what is left of a cut: no "so" or "and" dangling at its end
+            head = re.sub(r"(?:[\s,;]+(?:so|and|but|or|because))+$", "", head.rstrip(" ,;"))
             head = head.rstrip(" ,;") + "."
         if to_assistant and not about_speaker(head):  # "the GP started me on ...": kept
             head = as_done_to(head)
