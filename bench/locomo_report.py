@@ -28,6 +28,7 @@ import locomo_round25
 import locomo_round26
 import locomo_round27
 import locomo_round28
+import locomo_round29
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -179,6 +180,8 @@ ROUND3 = [
     *locomo_round27.LINES,
     "",
     *locomo_round28.LINES,
+    "",
+    *locomo_round29.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
