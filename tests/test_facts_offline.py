@@ -322,6 +322,21 @@ def test_the_user_named_once_owns_their_things(sentence: str, expected: str) -> 
     assert to_third_person(sentence, None) == expected
 
 
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I booked us a class for tomorrow", "The user booked themselves a class for tomorrow"),
+        ("I got me a new bike", "The user got themself a new bike"),
+        # someone else acts on the user: still the user
+        ("He gave us a lift", "He gave the user a lift"),
+        ("I called and she told me", "The user called and she told the user"),
+        ("I asked them to call me", "The user asked them to call the user"),
+    ],
+)
+def test_what_the_user_does_for_themself_is_no_second_user(sentence: str, expected: str) -> None:
+    assert to_third_person(sentence, None) == expected
+
+
 def test_a_name_is_kept_for_each_thing_the_speaker_owns() -> None:
     assert to_third_person("I got my car serviced", "Ana") == "Ana got Ana's car serviced"
 

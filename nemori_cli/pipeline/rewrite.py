@@ -244,6 +244,28 @@ def _third_person(verb: str) -> str:
 _THEY = re.compile(r"\b(?:they|them|their|theirs|they're|they've|they'll|they'd)\b", re.IGNORECASE)
 
 
+# words that bring another subject or clause between the speaker and a "me" or "us"
+_OTHER_ACTOR = word_set(
+    "and but or because when so while if that who which he she they you it him her them "
+    "someone somebody everyone people"
+)
+
+
+def _speaker_acts_on_self(tokens: list[str], i: int) -> bool:
+    """Whether "me"/"us" at tokens[i] is the object of a verb whose subject is the speaker,
+    said just before ("I got me a bike", "we booked us a table")."""
+    words: list[str] = []
+    for tok in reversed(tokens[:i]):
+        lower = tok.lower()
+        if lower in {"i", "we"}:
+            return len(words) <= 3 and not _OTHER_ACTOR & set(words)
+        if re.search(r"[,.;:!?]", tok):
+            return False
+        if tok.strip():
+            words.append(lower)
+    return False
+
+
 class _Rewriter:
     """Walk the tokens of one sentence, replacing first-person words."""
 
@@ -283,7 +305,10 @@ class _Rewriter:
             elif lower in {"i'd", "we'd"}:
                 out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
             elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
-                out.append(self.name)
+                # "I booked us a class": the user's own object is "themselves", not the user
+                own_object = self.pronoun and _speaker_acts_on_self(tokens, i)
+                out.append(("themself" if lower == "me" else "themselves") if own_object
+                           else self.name)
             elif lower in {"my", "our"} and their and self.name in "".join(out).lower():
                 out.append("their")
             elif (lower == "mine" and nxt.isalpha() and nxt not in {"are", "were"}
