@@ -13,14 +13,12 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "a couple of": 2, "a couple": 2, "couple of": 2,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
+    "couple of": 2,
 }
-# a date after these is part of the sentence ("a table for tomorrow" is "a table for 4 May",
-# not "a table for" and a time) and takes no preposition of its own
+# a date after these is part of the sentence ("a table for tomorrow": not "a table for")
 PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through",
                 "for"}
-
 COUNT = (  # a number as people say it in a time ("3 days", "a couple of weeks")
     r"\d{1,2}|a couple of|a couple|couple of|an?|one|two|three|four|five|six|seven|eight|nine"
     r"|ten|eleven|twelve"
