@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -13,6 +14,9 @@ from nemori_cli.errors import UsageError
 Kind = Literal["episode", "fact"]
 KINDS: tuple[Kind, ...] = ("episode", "fact")
 CATEGORIES = ("user_profile", "experience", "knowledge", "other")
+# a reasoning model (Qwen3, DeepSeek-R1, Seed) thinks before it replies, in an exported chat
+# or in an answer from a server that leaves the thoughts in; unclosed, they are all there is
+_REASONING = re.compile(r"^\s*<(think|thinking|seed:think|reasoning)>.*?(?:</\1>|\Z)\s*", re.S)
 
 
 def check_category(value: str | None) -> str | None:
@@ -20,6 +24,11 @@ def check_category(value: str | None) -> str | None:
     if value is not None and value not in CATEGORIES:
         raise UsageError(f"unknown category {value!r}: use one of {', '.join(CATEGORIES)}")
     return value
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop the thoughts a reasoning model wrote before its reply (`<think>...</think>`)."""
+    return _REASONING.sub("", text)
 
 
 def utcnow() -> datetime:

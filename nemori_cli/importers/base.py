@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from nemori_cli.errors import ImportFormatError
-from nemori_cli.models import Conversation, Message, stable_id, to_iso
+from nemori_cli.models import Conversation, Message, stable_id, strip_reasoning, to_iso
 
 EMPTY = "empty conversation"
 
@@ -23,7 +23,6 @@ _GPT_MODEL = re.compile(r"^(?:gpt|o)\d[\w.\-]*$")
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 # A reasoning model's thoughts saved at the head of its reply (DeepSeek-R1, Qwen3, Seed, ...
 # through Ollama, llama.cpp, Jan or a script): not what it said. Unclosed, all of it is.
-_REASONING = re.compile(r"^\s*<(think|thinking|seed:think|reasoning)>.*?(?:</\1>|\Z)\s*", re.S)
 T = TypeVar("T")
 
 
@@ -160,11 +159,6 @@ def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
 def strip_private_use(text: str) -> str:
     """Remove characters of the Unicode private-use area (U+E000-U+F8FF)."""
     return _PRIVATE_USE.sub("", text)
-
-
-def strip_reasoning(text: str) -> str:
-    """Drop the thoughts a reasoning model wrote before its reply (`<think>...</think>`)."""
-    return _REASONING.sub("", text)
 
 
 def in_time_order(items: Sequence[T], time_of: Callable[[T], datetime | None]) -> list[T]:

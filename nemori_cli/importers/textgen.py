@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from nemori_cli.importers.base import Sink, Turn, fill_times, first_str, obj, strip_reasoning
+from nemori_cli.importers.base import Sink, Turn, fill_times, first_str, obj
 from nemori_cli.importers.htmltext import html_to_text
 from nemori_cli.importers.payload import JsonDoc
 from nemori_cli.importers.timeparse import try_time
-from nemori_cli.models import Conversation, stable_id
+from nemori_cli.models import Conversation, stable_id, strip_reasoning
 
 NAME = "textgen"
 DESCRIPTION = "text-generation-webui (oobabooga) chat history JSON ({internal, visible})"

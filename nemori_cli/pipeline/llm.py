@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from nemori_cli.config import Settings
 from nemori_cli.errors import NemoriError
+from nemori_cli.models import strip_reasoning
 from nemori_cli.pipeline.base import Usage
 from nemori_cli.pipeline.litellm_import import load_litellm
 from nemori_cli.pipeline.llm_context import context_size
@@ -39,9 +40,7 @@ T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-# a reasoning model (Qwen3, DeepSeek-R1 through Ollama or a server that leaves its thoughts in
-# the reply) thinks before it answers; small models say a word before the JSON
-_THOUGHTS = re.compile(r"^\s*<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
+# small models say a word before the JSON
 _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
 
 CHARS_PER_TOKEN = 3  # a cautious estimate of prompt size before the server counts it
@@ -315,7 +314,7 @@ def _json_in(text: str) -> Any:
 def _parse(content: str, response_model: type[T], finish_reason: str | None) -> T:
     if finish_reason == "length":
         raise InvalidAnswer("the answer was cut off (too long): answer more briefly")
-    text = _THOUGHTS.sub("", content).strip()
+    text = strip_reasoning(content).strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1)
