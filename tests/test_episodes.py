@@ -285,6 +285,15 @@ def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: s
         ("On Saturday, I finally finished the quilt.", ("I finally finished the quilt.",
                                                        "6 May 2023")),
         ("I'll bring the cake on Friday.", ("I'll bring the cake.", "12 May 2023")),
+        # an arrangement told in the present: "I'm flying home on Friday" is the coming one
+        ("I'm flying home to Chile on Friday for three weeks.",
+         ("I'm flying home to Chile for three weeks.", "12 May 2023")),
+        ("We're hosting the whole family on Sunday.", ("We're hosting the whole family.",
+                                                        "14 May 2023")),
+        # its date said with it: as said
+        ("I'm hosting six friends on Saturday 13 May.",
+         ("I'm hosting six friends on Saturday 13 May.", None)),
+        ("I'm flying out on Friday, the 12th.", ("I'm flying out on Friday, the 12th.", None)),
         # the verbs do not say which Friday, or the day is the message's own
         ("I have an interview on Friday, can you help?",
          ("I have an interview on Friday, can you help?", None)),

@@ -251,6 +251,13 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
          "The user wants to get fit before the wedding in June."),
         ("need to renew my passport before the Lisbon trip in june",
          "The user needs to renew their passport before the Lisbon trip in June."),
+        # a plan under way, its "I'm" dropped
+        ("flying to Lisbon for the estuarine sciences conference, how many slides for 12 min?",
+         "The user is flying to Lisbon for the estuarine sciences conference."),
+        ("organising a halloween potluck for the lab. can you make a signup sheet",
+         "The user is organising a Halloween potluck for the lab."),
+        ("hosting 12 people for thanksgiving, how big a turkey do i need",
+         "The user is hosting 12 people for Thanksgiving."),
     ],
 )
 def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: str) -> None:
@@ -258,7 +265,8 @@ def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: 
 
 
 @pytest.mark.parametrize("text", ["Want to see?", "Want to make it shorter?",
-                                  "Plan a trip to Kyoto for me", "Need to ask you something."])
+                                  "Plan a trip to Kyoto for me", "Need to ask you something.",
+                                  "moving on, what about the budget?"])
 def test_a_question_or_an_order_opening_on_want_or_plan_is_no_fact(text: str) -> None:
     assert said_to_assistant(text) == []
 

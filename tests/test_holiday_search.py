@@ -14,6 +14,7 @@ from nemori_cli.search.periods import query_period
 
 EASTER_WEEK = 26  # START is 1 March 2024: the 27th, four days before Easter Sunday (31 March)
 HALLOWEEN = 244  # 31 October 2024
+BEFORE_CHRISTMAS = 291  # Tuesday 17 December 2024
 
 
 def sessions() -> list[dict[str, object]]:
@@ -29,6 +30,8 @@ def sessions() -> list[dict[str, object]]:
                           "the 15th, so I'm inking from dawn to dusk.", "Good luck with it!"))
     convs.append(exchange("costume", HALLOWEEN, "Made the kids dragon costumes from "
                           "cardboard, they trick-or-treated for hours.", "What fun!"))
+    convs.append(exchange("flight", BEFORE_CHRISTMAS, "flying home to Chile on friday for three "
+                          "weeks. any tips for the jet lag?", "Shift your sleep a little."))
     return convs
 
 
@@ -50,6 +53,14 @@ def test_a_holiday_finds_the_sessions_around_it(memory: Memory) -> None:
     # a process that did not write reads the flat copy of the vectors, not Chroma
     reader = Memory.open(data_dir=memory.parts.data_dir)
     assert "costume" in first_sessions(reader, "What was I up to at Halloween?")
+
+
+def test_a_plan_told_before_the_holiday_is_found_at_it(memory: Memory) -> None:
+    """Said on 17 December, "flying home on Friday" is the 20th: within Christmas 2024."""
+    asked = "Where was I over Christmas 2024?"
+    assert first_sessions(memory, asked, today=date(2025, 6, 1))[0] == "flight"
+    assert "flight" not in first_sessions(memory, "Where was I at Easter 2024?",
+                                          today=date(2025, 6, 1))
 
 
 def test_this_year_is_the_year_of_the_day_asked(memory: Memory) -> None:

@@ -13,9 +13,8 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
-    "couple of": 2,
-}
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
+    "a couple": 2}
 # a date after these is part of the sentence ("a table for tomorrow": not "a table for")
 PREPOSITIONS = {"since", "until", "till", "from", "by", "before", "after", "of", "to", "through",
                 "for"}
@@ -136,9 +135,10 @@ def _weekday(m: re.Match[str], ref: date) -> tuple[str, str]:
     return f"the {day} {word} {fmt_date(ref)}", "on"
 
 
-_FUTURE = re.compile(
+_FUTURE = re.compile(  # and an arrangement: "I'm flying home on Friday"
     r"'ll\b|\b(?:will|won't|shall|going to|gonna|plan|planning|can't wait|hope|hoping"
-    r"|looking forward|next)\b",
+    r"|looking forward|next|(?:am|is|are|'m|'re) (?:flying|driving|leaving|heading|visiting"
+    r"|moving|travell?ing|hosting|meeting|starting))\b",
     re.IGNORECASE,
 )
 _PAST = re.compile(
@@ -254,10 +254,8 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
     for p, f in (
         (r"\bthe day before yesterday\b", _fixed(-2)),
         (r"\bthe day after tomorrow\b", _fixed(2)),
-        (rf"\byesterday(?: (?:{_PART_OF_DAY}))?\b", _fixed(-1)),
-        (r"\blast night\b", _fixed(-1)),
-        (r"\btoday\b", _fixed(0)),
-        (r"\btonight\b", _fixed(0)),
+        (rf"\byesterday(?: (?:{_PART_OF_DAY}))?\b|\blast night\b", _fixed(-1)),
+        (r"\btoday\b|\btonight\b", _fixed(0)),
         (r"\bthis (?:morning|afternoon|evening)\b", _fixed(0)),
         (rf"\btomorrow(?: (?:{_PART_OF_DAY}))?\b", _fixed(1)),
         (rf"\b(?:(?P<hedge>{_HEDGE}) )?(?P<n>{_NUM}) (?P<unit>day|week|month|year)s? ago\b", _ago),
@@ -271,7 +269,9 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (r"\bthe other day\b", lambda m, ref: (f"a few days before {fmt_date(ref)}", "")),
         (rf"\b(?P<which>last|this past|next) (?P<day>{SAID_DAYS})(?: (?:{_PART_OF_DAY}))?\b",
          _weekday),
-        (rf"(?<=\bon )(?P<day>{_ON_DAYS})(?: (?:{_PART_OF_DAY}))?\b", _on_weekday),
+        # not with its date said ("on Saturday 15 November", "on Friday the 3rd")
+        (rf"(?<=\bon )(?P<day>{_ON_DAYS})(?: (?:{_PART_OF_DAY}))?\b(?!,? (?:the )?\d"
+         r"|,? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d)", _on_weekday),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
         (rf"\b(?P<which>last|this past|next|this) (?P<name>{HOLIDAY_NAMES})\b", _holiday),

@@ -95,7 +95,7 @@ _ASIDE = re.compile(
 # "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
 # scan it into": a question run on after a statement, typed without its "?"
 _RUN_ON_QUESTION = re.compile(
-    r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,2}? (?:do|does|did|can"
+    r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,3}? (?:do|does|did|can"
     r"|could|should|would|will|shall|must|am) (?:i|we)\b)",
     re.IGNORECASE,
 )

@@ -82,7 +82,9 @@ _TIME_BEEN = re.compile(
 PROGRESSIVE = word_set(
     "trying hoping planning thinking working looking getting staying heading doing taking "
     "learning reading watching researching preparing studying training practicing practising "
-    "saving building writing making enjoying loving feeling starting"
+    "saving building writing making enjoying loving feeling starting "
+    "flying driving moving travelling traveling visiting leaving hosting organising organizing "
+    "applying hiking cycling packing renovating buying selling"
 )
 # a finite verb after the gerund makes it the subject: "Taking time for us is vital"
 _FINITE = re.compile(
@@ -182,6 +184,8 @@ def restore_subject(sentence: str) -> str:
     after = rest[len(word) :].split()
     if word in {"gonna", "going"} and "be" in after[:2]:
         return sentence  # "Gonna be a great night": chat leaves out who or what
+    if word == "moving" and after[:1] in (["on"], ["on,"]):
+        return sentence  # "Moving on, what about the budget": no news of the speaker
     if word in {"love", "adore", "hate"} and _TASTE_OBJECT.match(" ".join(after[:1])):
         return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
     if word == "wanna" or word in {"want", "hope", "plan", "need"} and after[:1] == ["to"]:

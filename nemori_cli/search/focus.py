@@ -24,7 +24,7 @@ from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.kinds_named import stand_ins
-from nemori_cli.search.periods import query_period
+from nemori_cli.search.periods import query_period, told_day
 from nemori_cli.search.questions import asks_when, recalls_answer
 from nemori_cli.search.turns import (
     best_stretch,
@@ -171,6 +171,8 @@ def refine(
                 match += params.profile_weight
         if in_period and h.timestamp and in_period(h.timestamp.date()):
             match += time_weight
+        elif in_period and h.kind == "fact" and (day := told_day(h.content)) and in_period(day):
+            match += time_weight  # said on 18 December of flying home on the 20th
         match *= params.match_weight
         return match - params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100, h
 

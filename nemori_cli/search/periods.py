@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from nemori_cli.pipeline.dates import COUNT, SAID_DAYS, add_months, count_of, weekday_index
@@ -157,6 +157,18 @@ def relative_span(text: str, today: date) -> Span | None:
         if m := pattern.search(text):
             return resolve(m, today)
     return None
+
+
+_TOLD_DAY = re.compile(r"\((\d{1,2} [A-Z][a-z]+ \d{4})\)[.!?]?$")
+
+
+def told_day(fact_text: str) -> date | None:
+    """The day a fact says it tells of, "(20 December 2024)." at its end (Fact.dated_content)."""
+    m = _TOLD_DAY.search(fact_text)
+    try:
+        return datetime.strptime(m[1], "%d %B %Y").date() if m else None
+    except ValueError:
+        return None
 
 
 _FIRST = re.compile(r"\bfirst\b", re.IGNORECASE)
