@@ -327,6 +327,8 @@ def test_the_user_named_once_owns_their_things(sentence: str, expected: str) -> 
     [
         ("I booked us a class for tomorrow", "The user booked themselves a class for tomorrow"),
         ("I got me a new bike", "The user got themself a new bike"),
+        ("My sister and I booked us a trip to Rome",
+         "The user and their sister booked themselves a trip to Rome"),
         # someone else acts on the user: still the user
         ("He gave us a lift", "He gave the user a lift"),
         ("I called and she told me", "The user called and she told the user"),
@@ -378,6 +380,35 @@ def test_she_or_he_after_the_speakers_one_person_is_that_person(
     text: str, facts: list[str]
 ) -> None:
     assert [s.content for s in statements(Message(id="m", role="user", content=text))] == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # to an assistant, the user's next message goes on about the one person named
+        (["My mom was diagnosed with Alzheimer's last week. What are the next steps?",
+          "She still lives by herself in the house I grew up in. She's 78."],
+         ["The user's mom still lives by herself in the house the user grew up in.",
+          "The user's mom is 78."]),
+        # and on again: "he" two messages on is still the husband
+        (["no idea what to get my husband for christmas",
+          "he's 70, likes cricket and crosswords", "he's got all the cricket books going"],
+         ["The user's husband has got all the cricket books going."]),
+        # the message before names two people she can be: nobody to read it as
+        (["My mom is ill. My sister Tammy lives down in Cincinnati.",
+          "She's still driving and that scares me the most."], []),
+    ],
+)
+def test_she_opening_a_message_is_the_one_person_the_users_message_before_named(
+    said: list[str], facts: list[str]
+) -> None:
+    messages: list[Message] = []
+    for i, text in enumerate(said):
+        messages += [Message(id=f"u{i}", role="user", content=text),
+                     Message(id=f"a{i}", role="assistant", content="I see. Tell me more.")]
+    last = [f.content for f in episode_facts(episode_of(*messages))
+            if f.source_message_ids == (f"u{len(said) - 1}",)]
+    assert last == facts
 
 
 def test_a_short_statement_of_since_when_is_a_dated_fact() -> None:

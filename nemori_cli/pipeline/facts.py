@@ -17,7 +17,7 @@ from nemori_cli.pipeline.clauses import (
 )
 from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.glosses import glossed
-from nemori_cli.pipeline.kin import with_kin
+from nemori_cli.pipeline.kin import opens_on_pronoun, own_before, told_before, with_kin
 from nemori_cli.pipeline.places import places_named, says_there, with_places
 from nemori_cli.pipeline.requests import self_statements, sought
 from nemori_cli.pipeline.rewrite import (
@@ -102,15 +102,16 @@ def qualifies(sentence: str) -> bool:
 
 def statements(
     message: Message, names: frozenset[str] = frozenset(), to_assistant: bool = False,
-    before: Sequence[str] = (),
+    before: Sequence[str] = (), earlier: Sequence[str] = (),
 ) -> list[Statement]:
     """The facts one human message states about its speaker (none for other roles); `before`:
-    the places the message before it names ("Have you been to Kyoto?")."""
+    the places the message before it names ("Have you been to Kyoto?"); `earlier`: the
+    sentences of the speaker's message before, whose one person an opening "She" may be."""
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
     sentences = attach_dangling(
-        with_places(with_kin(sentences_of(message.content)), before)
+        with_places(with_kin(sentences_of(message.content), earlier), before)
     )
     glossed_sentences = [glossed(s) for s in sentences]  # "Biscuit (our dog)": who Biscuit is
     for raw, wish in clauses_of([s for s, _ in glossed_sentences], to_assistant):
@@ -181,7 +182,11 @@ def episode_facts(episode: Episode, extractor: str = "offline") -> list[Fact]:
     for i, message in enumerate(episode.messages):
         said_before = episode.messages[i - 1].content if i and is_human(message) else ""
         before = places_named(sentences_of(said_before)) if says_there(message.content) else ()
-        for st in statements(message, names, to_assistant, before):
+        earlier = (  # to an assistant, an opening "She" is whom the user's message before named
+            told_before(sentences_of(m.content) for m in own_before(episode.messages, i))
+            if to_assistant and opens_on_pronoun(message.content) else ()
+        )
+        for st in statements(message, names, to_assistant, before, earlier):
             fact = Fact(
                 id=fact_id(episode.user_id, with_time(st.content, st.when)),
                 user_id=episode.user_id,

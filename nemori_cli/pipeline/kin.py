@@ -10,7 +10,9 @@ none, leave it as said.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
+from nemori_cli.models import Message
 from nemori_cli.pipeline.rewrite import word_set
 
 FEMALE = word_set(
@@ -46,17 +48,53 @@ _GENDERED = re.compile(r"\b(?:she|he|her|him)\b", re.IGNORECASE)
 _COMMA_PRONOUN = re.compile(r",\s+(?=(?:she|he)(?:'s|'ll|'d)?\s)", re.IGNORECASE)
 
 
-def with_kin(sentences: list[str]) -> list[str]:
+def with_kin(sentences: list[str], earlier: Sequence[str] = ()) -> list[str]:
     """Each "She ..." / "He ..." opening (typed "she" or "he" too) said of the speaker's one
-    person named just before, in the sentence before or before a comma."""
+    person named just before, in the sentence before or before a comma; the first sentence's
+    of the one person the speaker's message before names (`earlier`, its sentences)."""
     out: list[str] = []
     for sentence in (part for s in sentences for part in at_their_pronoun(s)):
         m = _OPENING.match(sentence)
-        who = one_of_theirs(out[-1], m[1].capitalize()) if out and m else None
+        who = None
+        if m:
+            pronoun = m[1].capitalize()
+            who = one_of_theirs(out[-1], pronoun) if out else only_one(earlier, pronoun)
         if m and who:
             sentence = who + verb_of(m, sentence[m.end():]) + sentence[m.end():]
         out.append(sentence)
     return out
+
+
+def opens_on_pronoun(text: str) -> bool:
+    """Whether a message opens on "She" or "He" (whom the message before may name)."""
+    return bool(_OPENING.match(text.lstrip()))
+
+
+def own_before(messages: Sequence[Message], i: int) -> list[Message]:
+    """The speaker's messages an opening "She" of the i-th may reach back through, oldest
+    first: their message before it, and before that while each opens on a pronoun too."""
+    out: list[Message] = []
+    for m in reversed(messages[:i]):
+        if m.role == messages[i].role:
+            out.append(m)
+            if not opens_on_pronoun(m.content):
+                break
+    return out[::-1]
+
+
+def told_before(said: Iterable[list[str]]) -> list[str]:
+    """The last of a speaker's messages (each its sentences, oldest first), its "She ..."
+    said of whom the ones before name."""
+    out: list[str] = []
+    for sentences in said:
+        out = with_kin(sentences, out)
+    return out
+
+
+def only_one(sentences: Sequence[str], pronoun: str) -> str | None:
+    """The one person of the speaker's that these sentences name and the pronoun can be."""
+    found = {one_of_theirs(s, pronoun) for s in sentences} - {None}
+    return found.pop() if len(found) == 1 else None
 
 
 def at_their_pronoun(sentence: str) -> list[str]:

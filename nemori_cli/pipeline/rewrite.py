@@ -262,7 +262,10 @@ def _speaker_acts_on_self(tokens: list[str], i: int) -> bool:
     for tok in reversed(tokens[:i]):
         lower = tok.lower()
         if lower in {"i", "we"}:
-            return len(words) <= 3 and not _OTHER_ACTOR & set(words)
+            between = words[::-1]
+            if between[:1] == ["and"] and between[1:2] in (["my"], ["our"]):
+                between = between[3:]  # "I and my sister booked us": the pair acts on itself
+            return len(between) <= 3 and not _OTHER_ACTOR & set(between)
         if re.search(r"[,.;:!?]", tok):
             return False
         if tok.strip():
