@@ -110,10 +110,33 @@ def test_an_opening_or_a_spliced_question_hides_no_statement_to_an_assistant(
         # a question run on after the statement, typed without its "?"
         "I'm allergic to shellfish so what can I make for six people",
         "I'm allergic to shellfish, how do I make a paella without it",
+        # a request run on after it, "?" or not
+        "I'm allergic to shellfish, can you suggest a paella without it?",
+        "I'm allergic to shellfish, could you rewrite the menu",
     ],
 )
 def test_the_part_that_asks_something_is_cut_from_the_fact(text: str) -> None:
     assert facts_of(text) == ["The user is allergic to shellfish."]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("just moved to Leeds, could you recommend a good gym?", "The user just moved to Leeds."),
+        ("just moved to Leeds, could you recommend a good gym", "The user just moved to Leeds."),
+        ("planning a trip to Japan in April, can you suggest an itinerary",
+         "The user is planning a trip to Japan in April."),
+    ],
+)
+def test_what_the_user_says_before_a_request_is_a_fact(text: str, fact: str) -> None:
+    assert [s.content for s in said_to_assistant(text)] == [fact]
+
+
+@pytest.mark.parametrize(
+    "text", ["if I send it over, could you check it?", "ok, can you make it shorter?"]
+)
+def test_a_condition_or_a_remark_before_a_request_is_no_fact(text: str) -> None:
+    assert said_to_assistant(text) == []
 
 
 @pytest.mark.parametrize(

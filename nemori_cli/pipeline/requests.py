@@ -99,6 +99,10 @@ _RUN_ON_QUESTION = re.compile(
     r"|could|should|would|will|shall|must|am) (?:i|we)\b)",
     re.IGNORECASE,
 )
+# "planning a trip to japan in april, can you suggest an itinerary?": the request goes, "?" or
+# not; not after a condition ("if I send it, could you check it?")
+_RUN_ON_REQUEST = re.compile(r",\s+(?=(?:can|could|would|will) you\b)", re.IGNORECASE)
+_CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
 _SUBJECT = re.compile(
     r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
 )
@@ -187,6 +191,9 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         # with its "?" the sentence is one question: "if I want X, what do I change?"
         if len(asked) > 1 and len(asked[0].split()) >= 2 and not head.rstrip().endswith("?"):
             head = asked[0]
+        told, *request = _RUN_ON_REQUEST.split(head, maxsplit=1)
+        if request and len(told.split()) >= 2 and not _CONDITION.match(told):
+            head = told
         if head != part:  # what is left of a cut: no "so" or "and" dangling at its end
             head = re.sub(r"(?:[\s,;]+(?:so|and|but|or|because))+$", "", head.rstrip(" ,;"))
             head = head.rstrip(" ,;") + "."
