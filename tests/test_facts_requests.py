@@ -126,6 +126,11 @@ def test_the_part_that_asks_something_is_cut_from_the_fact(text: str) -> None:
         ("just moved to Leeds, could you recommend a good gym", "The user just moved to Leeds."),
         ("planning a trip to Japan in April, can you suggest an itinerary",
          "The user is planning a trip to Japan in April."),
+        # a yes-or-no question run on
+        ("my landlord wants to raise the rent by 15%, is that legal in california?",
+         "The user's landlord wants to raise the rent by 15%."),
+        ("I moved to Leeds in May, do I need to register with a GP",
+         "The user moved to Leeds in May."),
     ],
 )
 def test_what_the_user_says_before_a_request_is_a_fact(text: str, fact: str) -> None:

@@ -99,9 +99,14 @@ _RUN_ON_QUESTION = re.compile(
     r"|could|should|would|will|shall|must|am) (?:i|we)\b)",
     re.IGNORECASE,
 )
-# "planning a trip to japan in april, can you suggest an itinerary?": the request goes, "?" or
-# not; not after a condition ("if I send it, could you check it?")
-_RUN_ON_REQUEST = re.compile(r",\s+(?=(?:can|could|would|will) you\b)", re.IGNORECASE)
+# "planning a trip to japan in april, can you suggest an itinerary?", "my landlord wants 15%
+# more, is that legal": the request or question goes, "?" or not; not after a condition ("if I
+# send it, could you check it?")
+_RUN_ON_REQUEST = re.compile(
+    r",\s+(?=(?:can|could|would|will) you\b|(?:is|are|was|were|does|do|did|can|could|should"
+    r"|would|will) (?:that|this|it|there|i|we)\b)",
+    re.IGNORECASE,
+)
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
 _SUBJECT = re.compile(
     r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
