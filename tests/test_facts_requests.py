@@ -138,6 +138,26 @@ def test_what_the_user_says_before_a_request_is_a_fact(text: str, fact: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Can you translate this to Spanish? My name is Ana and I live in Toronto.", []),
+        ("Translate to Spanish: My name is Ana and I live in Toronto.", []),
+        ('Can you make this email sound more polite? "Hi Tom, I still haven\'t received the '
+         'invoice. Send it today."', []),
+        # what the user says before the request is theirs; "Edit:" is the user's own edit
+        ("I'm a nurse in Leeds. Can you proofread my cover letter below? I have worked in the "
+         "ICU for 5 years.", ["The user is a nurse in Leeds."]),
+        ("Edit: I'm actually vegan now.", ["The user is vegan now."]),
+        # a request to work on code is no text of someone else's
+        ("Can you fix this bug? I'm using Python 3.11 on a Mac.",
+         ["The user is using Python 3.11 on a Mac."]),
+    ],
+)
+def test_a_text_given_to_work_on_is_not_the_users_news(text: str, facts: list[str]) -> None:
+    assert [s.content for s in said_to_assistant(text)] == facts
+
+
+@pytest.mark.parametrize(
     "text", ["if I send it over, could you check it?", "ok, can you make it shorter?"]
 )
 def test_a_condition_or_a_remark_before_a_request_is_no_fact(text: str) -> None:

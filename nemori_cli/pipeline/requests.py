@@ -145,6 +145,26 @@ def sought(sentence: str) -> str | None:
     return None
 
 
+# a request to work on a text the user gives ("Can you make this email sound more polite?",
+# "Translate to Spanish:"): what follows is the text, not news of the user ("Edit: ..." is)
+_WORK_ON = re.compile(
+    r"^\W*(?:(?:can|could|would|will) you (?:please )?|please )?(?:(?:translate|proofread"
+    r"|rewrite|rephrase|paraphrase|polish|edit|correct|shorten|summari[sz]e|reword)\b"
+    r"(?:[^.?!:]*\b(?:this|these|the following|below)\b[^.?!:]*[.?!:]?|\s+[^.?!:]+:|(?<!edit)\s*:)"
+    r"|make (?:this|these|the following)\b[^.?!:]*\bsound\b[^.?!:]*[.?!:]?)",
+    re.IGNORECASE,
+)
+
+
+def own_words(sentences: list[str]) -> list[str]:
+    """The sentences up to a request to work on a text; the text after it is not the user's
+    news ("Translate this: My name is Ana and I live in Toronto.")."""
+    for i, sentence in enumerate(sentences):
+        if m := _WORK_ON.match(sentence):
+            return [*sentences[:i], sentence[: m.end()]]
+    return sentences
+
+
 def is_request(sentence: str) -> bool:
     """Whether a sentence asks the assistant to do or tell something rather than tells about
     the user."""
