@@ -74,7 +74,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("Could you put together a gym routine for me?", "herniated"),
      ("Can you suggest some snacks for my long shifts?", "prediabetic"),
      ("Can you recommend something for me to watch tonight?", "romcoms"),
-     ("Any book recommendations for my holiday?", "memoirs")],
+     ("Any book recommendations for my holiday?", "memoirs"),
+     ("What health problems have I mentioned to you?", "meniscus"),
+     ("Which health issues of my own have I told you about?", "sleep")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -89,6 +91,7 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
      "Where did Caroline travel last summer?",
      "What exercises does John do?",
      "What books has Tim read?",
+     "Did I ask about health insurance?",  # a health word, no problem asked for
      "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:
@@ -160,3 +163,30 @@ def test_advice_finds_what_the_user_cannot_eat_or_do(
     assert any(h.kind == "fact" and h.conversation_id == name and (h.relevance or 0) >= STRONG
                for h in hits)
 
+
+
+HEALTH_TOPICS = [  # health in general, and no condition of the user's named
+    ("How much water should I drink a day?",
+     "Most adults need about two litres from drinks and food; more in heat or when you train, "
+     "and pale yellow urine is a good sign you have enough. "),
+    ("Is it worth getting a fitness tracker?",
+     "It helps if you like numbers: step counts and resting heart rate show trends, but the "
+     "calorie estimates are rough and the habit matters more than the gadget. "),
+    ("How often should I see a dentist?",
+     "Every six to twelve months for most people, more often with gum problems; a hygienist "
+     "visit in between keeps tartar down. "),
+]
+
+
+def test_a_health_problem_told_in_passing_answers_a_question_for_them(tmp_path: Path) -> None:
+    """"What health problems have I mentioned?" finds the torn meniscus of a swimming plan."""
+    said = ("so i tore my meniscus playing padel 2 weeks ago, physio says no padel for 3 months "
+            "but swimming is fine. can you give me a swimming plan 3x a week?")
+    convs = [session("padel", 20, [("user", said),
+                                   ("assistant", "Here is a plan: 20 minutes of easy laps. " * 8)])]
+    for n in range(15):
+        ask, answer = HEALTH_TOPICS[n % len(HEALTH_TOPICS)]
+        convs.append(session(f"s{n}", 2 * n, [("user", ask), ("assistant", answer * 3)]))
+    mem = ingested(tmp_path, convs)
+    hits = mem.search("What health problems have I mentioned to you?", k=8, today="2024-04-30")
+    assert [h.conversation_id for h in hits][0] == "padel"

@@ -8,9 +8,10 @@ naming one matches the kind's word. Advice asked for is a kind too, named in the
 own words: on what to cook, eat or order, its members what people cannot eat ("What pudding
 should I make?" - "Derek is coeliac"); on where to go, what limits travel ("i get horribly
 motion sick"); on exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read
-or listen to, genres ("I'm all about dramas and romcoms"). Broad kinds (hobbies, activities)
-were measured and left out: their members are in every other answer an assistant gives
-(docs/benchmarks.md).
+or listen to, genres ("I'm all about dramas and romcoms"). A question for the user's health
+problems is a kind whose members are conditions ("i tore my meniscus playing padel"). Broad
+kinds (hobbies, activities) were measured and left out: their members are in every other
+answer an assistant gives (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -92,6 +93,20 @@ _EXERCISE = re.compile(
     r"|strength|lifting|weights)\b",
     re.IGNORECASE,
 )
+# a question for the user's health problems is answered by the conditions they told of, in
+# passing ("i get horribly motion sick", "a herniated disc", "night calls wreck my sleep")
+CONDITIONS = (
+    "allergic allergy allergies intolerant intolerance coeliac celiac diabetic diabetes "
+    "prediabetic prediabetes asthma migraine migraines insomnia sleep anxiety depression eczema "
+    "psoriasis arthritis cholesterol hypertension pressure seasick seasickness carsick motion "
+    "sick injury injured herniated disc sciatica meniscus torn sprained fracture surgery "
+    "diagnosed physio flare pain"
+)
+_HEALTH = re.compile(
+    r"\b(?:health|medical) (?:problems?|issues?|conditions?|concerns?|troubles?)\b|\bailments?\b"
+    r"|\billness(?:es)?\b",
+    re.IGNORECASE,
+)
 # advice on what to watch, read or listen to is answered by the genres the user likes
 GENRES = (
     "drama dramas romcom romcoms comedy comedies horror thriller thrillers documentary "
@@ -115,6 +130,7 @@ MEMBERS = {
     "instrument": INSTRUMENTS,
     "language": LANGUAGES,
     "country": COUNTRIES,
+    "health": CONDITIONS,
 }
 # advice asked for, in the question's own words
 _ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows": _SHOWS}
@@ -129,6 +145,8 @@ def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
     named = (m.lower() for m in _KIND.findall(query))
     kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
+    if _HEALTH.search(query):
+        kinds.append("health")
     if asks_advice(query):
         kinds += [kind for kind, said in _ADVICE_KINDS.items() if said.search(query)]
     return kinds
@@ -144,7 +162,7 @@ def stand_ins(query: str) -> dict[str, frozenset[str]]:
     words: "pudding", "getaway"), and its members' stemmed terms."""
     out = {}
     for kind in kinds_named(query):
-        asked = _ADVICE_KINDS.get(kind)
+        asked = _ADVICE_KINDS.get(kind) or (_HEALTH if kind == "health" else None)
         said = " ".join(asked.findall(query)) if asked else kind
         out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
     return out
