@@ -411,6 +411,15 @@ def test_she_opening_a_message_is_the_one_person_the_users_message_before_named(
     assert last == facts
 
 
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [("Moving forward, we should use Postgres.", "Moving forward, the user should use Postgres."),
+     ("Going forward, I want weekly reports.", "Going forward, the user wants weekly reports.")],
+)
+def test_a_phrase_steering_the_talk_is_not_what_the_user_is_doing(text: str, fact: str) -> None:
+    assert [s.content for s in statements(Message(id="m", role="user", content=text))] == [fact]
+
+
 def test_a_short_statement_of_since_when_is_a_dated_fact() -> None:
     message = Message(id="m", role="user", content="I've had my cat for 3 years.",
                       timestamp=datetime(2023, 5, 8, tzinfo=UTC))

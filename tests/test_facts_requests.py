@@ -314,7 +314,8 @@ def test_a_dropped_i_is_given_back_in_a_chat_with_an_assistant(text: str, fact: 
 
 @pytest.mark.parametrize("text", ["Want to see?", "Want to make it shorter?",
                                   "Plan a trip to Kyoto for me", "Need to ask you something.",
-                                  "moving on, what about the budget?"])
+                                  "moving on, what about the budget?",
+                                  "Leaving aside the cost, which is better?"])
 def test_a_question_or_an_order_opening_on_want_or_plan_is_no_fact(text: str) -> None:
     assert said_to_assistant(text) == []
 

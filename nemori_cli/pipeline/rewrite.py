@@ -163,6 +163,9 @@ def strip_interjections(sentence: str, names: frozenset[str] = frozenset()) -> s
 _TASTE_OBJECT = re.compile(r"(?:\w+ing|my|our)$", re.IGNORECASE)  # not "Love the pic!"
 
 
+# how a speaker steers a talk, not what they are doing: "Moving on, ...", "Leaving aside ..."
+_DISCOURSE = {("moving", "on"), ("moving", "forward"), ("going", "forward"),
+              ("leaving", "aside"), ("starting", "with"), ("getting", "back")}
 _DROPPED_I_OPENING = (
     r"((?:just|finally|recently|also|actually|really|currently|still)\s+)*([A-Za-z]+)\b"
 )
@@ -184,8 +187,8 @@ def restore_subject(sentence: str) -> str:
     after = rest[len(word) :].split()
     if word in {"gonna", "going"} and "be" in after[:2]:
         return sentence  # "Gonna be a great night": chat leaves out who or what
-    if word == "moving" and after[:1] in (["on"], ["on,"]):
-        return sentence  # "Moving on, what about the budget": no news of the speaker
+    if (word, after[0].strip(",").lower() if after else "") in _DISCOURSE:
+        return sentence  # "Moving on, what about the budget?": no news of the speaker
     if word in {"love", "adore", "hate"} and _TASTE_OBJECT.match(" ".join(after[:1])):
         return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
     if word == "wanna" or word in {"want", "hope", "plan", "need"} and after[:1] == ["to"]:
