@@ -14,8 +14,8 @@ from nemori_cli.errors import UsageError
 Kind = Literal["episode", "fact"]
 KINDS: tuple[Kind, ...] = ("episode", "fact")
 CATEGORIES = ("user_profile", "experience", "knowledge", "other")
-# a reasoning model (Qwen3, DeepSeek-R1, Seed) thinks before it replies, in an exported chat
-# or in an answer from a server that leaves the thoughts in; unclosed, they are all there is
+# a reasoning model's thoughts at the head of its reply (DeepSeek-R1, Qwen3, Seed, ... saved
+# in an exported chat, or left in an answer by a server): not what it said; unclosed, all is
 _REASONING = re.compile(r"^\s*<(think|thinking|seed:think|reasoning)>.*?(?:</\1>|\Z)\s*", re.S)
 
 

@@ -21,8 +21,6 @@ _ASSISTANT = {
 _GPT_MODEL = re.compile(r"^(?:gpt|o)\d[\w.\-]*$")
 # Private-use characters: exporters' markup (citation markers, icons), never text a person wrote.
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
-# A reasoning model's thoughts saved at the head of its reply (DeepSeek-R1, Qwen3, Seed, ...
-# through Ollama, llama.cpp, Jan or a script): not what it said. Unclosed, all of it is.
 T = TypeVar("T")
 
 
