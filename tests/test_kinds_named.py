@@ -76,7 +76,9 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("Can you recommend something for me to watch tonight?", "romcoms"),
      ("Any book recommendations for my holiday?", "memoirs"),
      ("What health problems have I mentioned to you?", "meniscus"),
-     ("Which health issues of my own have I told you about?", "sleep")],
+     ("Which health issues of my own have I told you about?", "sleep"),
+     ("What hobbies have I told you about?", "pottery"),
+     ("What are Joanna's hobbies?", "ukulele")],
 )
 def test_a_kind_named_in_a_question_brings_its_members(question: str, member: str) -> None:
     assert member in (members_query(question) or "").split()
@@ -85,7 +87,10 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
 @pytest.mark.parametrize(
     "question",
     ["What programming languages have I used?", "Where did I go on holiday?",
-     "What hobbies have I told you about?",  # too broad: see kinds_named.py
+     # advice on a hobby, or what the assistant said of one: its answers name hobbies
+     "I'd like to take up a new hobby for the winter evenings. Any ideas?",
+     "What new hobby did you say you'd picked up on the beaches?",
+     "What activities do I do?",  # too broad: see kinds_named.py
      "How is my sister?",
      "What dessert did Nate bake?",  # no advice asked: what someone made
      "Where did Caroline travel last summer?",

@@ -9,16 +9,17 @@ own words: on what to cook, eat or order, its members what people cannot eat ("W
 should I make?" - "Derek is coeliac"); on where to go, what limits travel ("i get horribly
 motion sick"); on exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read
 or listen to, genres ("I'm all about dramas and romcoms"). A question for the user's health
-problems is a kind whose members are conditions ("i tore my meniscus playing padel"). Broad
-kinds (hobbies, activities) were measured and left out: their members are in every other
-answer an assistant gives (docs/benchmarks.md).
+problems is a kind whose members are conditions ("i tore my meniscus playing padel"), and
+one for the hobbies someone has told of a kind whose members are sports, instruments and
+crafts; not advice on a hobby, nor activities: their members are in every other answer an
+assistant gives (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import re
 
-from nemori_cli.search.questions import asks_advice
+from nemori_cli.search.questions import asks_advice, recalls_answer
 from nemori_cli.search.turns import terms
 
 SPORTS = (
@@ -107,6 +108,15 @@ _HEALTH = re.compile(
     r"|\billness(?:es)?\b",
     re.IGNORECASE,
 )
+# a question for the hobbies someone has told of (not advice on one, nor what an assistant
+# said: their answers name hobbies at every turn)
+HOBBIES = (
+    f"{SPORTS} {INSTRUMENTS} painting drawing sketching knitting crochet sewing quilting "
+    "pottery ceramics baking cooking gardening photography chess reading writing poetry hiking "
+    "birdwatching woodworking gaming fishing camping dancing singing calligraphy origami "
+    "journaling scrapbooking embroidery sculpting carving astronomy volunteering"
+)
+_HOBBIES = re.compile(r"\bhobb(?:y|ies)\b|\bpastimes?\b", re.IGNORECASE)
 # advice on what to watch, read or listen to is answered by the genres the user likes
 GENRES = (
     "drama dramas romcom romcoms comedy comedies horror thriller thrillers documentary "
@@ -131,6 +141,7 @@ MEMBERS = {
     "language": LANGUAGES,
     "country": COUNTRIES,
     "health": CONDITIONS,
+    "hobby": HOBBIES,
 }
 # advice asked for, in the question's own words
 _ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows": _SHOWS}
@@ -147,6 +158,8 @@ def kinds_named(query: str) -> list[str]:
     kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
     if _HEALTH.search(query):
         kinds.append("health")
+    if _HOBBIES.search(query) and not asks_advice(query) and not recalls_answer(query):
+        kinds.append("hobby")
     if asks_advice(query):
         kinds += [kind for kind, said in _ADVICE_KINDS.items() if said.search(query)]
     return kinds
@@ -162,7 +175,7 @@ def stand_ins(query: str) -> dict[str, frozenset[str]]:
     words: "pudding", "getaway"), and its members' stemmed terms."""
     out = {}
     for kind in kinds_named(query):
-        asked = _ADVICE_KINDS.get(kind) or (_HEALTH if kind == "health" else None)
+        asked = _ADVICE_KINDS.get(kind) or {"health": _HEALTH, "hobby": _HOBBIES}.get(kind)
         said = " ".join(asked.findall(query)) if asked else kind
         out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
     return out
