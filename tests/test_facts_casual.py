@@ -24,6 +24,7 @@ def facts_of(text: str) -> list[str]:
         ("I hate cilantro.", "The user hates cilantro."),
         ("My daughter is 5.", "The user's daughter is 5."),
         ("I have two kids.", "The user has two kids."),
+        ("I'm definitely a morning person.", "The user is a morning person."),
     ],
 )
 def test_a_short_statement_about_the_users_life_is_a_fact(text: str, fact: str) -> None:
