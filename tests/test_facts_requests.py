@@ -131,6 +131,12 @@ def test_the_part_that_asks_something_is_cut_from_the_fact(text: str) -> None:
          "The user's landlord wants to raise the rent by 15%."),
         ("I moved to Leeds in May, do I need to register with a GP",
          "The user moved to Leeds in May."),
+        # after "so"
+        ("i'm a massive fleetwood mac fan so what are some of their songs i could play?",
+         "The user is a massive fleetwood mac fan."),
+        # "so" of a purpose stays
+        ("I moved to York so I could be near my mum.",
+         "The user moved to York so the user could be near their mum."),
     ],
 )
 def test_what_the_user_says_before_a_request_is_a_fact(text: str, fact: str) -> None:

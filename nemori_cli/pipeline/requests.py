@@ -100,11 +100,12 @@ _RUN_ON_QUESTION = re.compile(
     re.IGNORECASE,
 )
 # "planning a trip to japan in april, can you suggest an itinerary?", "my landlord wants 15%
-# more, is that legal": the request or question goes, "?" or not; not after a condition ("if I
-# send it, could you check it?")
+# more, is that legal", "i'm a fleetwood mac fan so what songs ...": the request or question
+# goes, "?" or not; not after a condition ("if I send it, could you check it?")
 _RUN_ON_REQUEST = re.compile(
     r",\s+(?=(?:can|could|would|will) you\b|(?:is|are|was|were|does|do|did|can|could|should"
-    r"|would|will) (?:that|this|it|there|i|we)\b)",
+    r"|would|will) (?:that|this|it|there|i|we)\b)"
+    r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)",
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
