@@ -29,6 +29,7 @@ import locomo_round26
 import locomo_round27
 import locomo_round28
 import locomo_round29
+import locomo_round30
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -182,6 +183,8 @@ ROUND3 = [
     *locomo_round28.LINES,
     "",
     *locomo_round29.LINES,
+    "",
+    *locomo_round30.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
