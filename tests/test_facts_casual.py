@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from test_facts_offline import episode_of
 
 from nemori_cli.models import Message
-from nemori_cli.pipeline.facts import statements
+from nemori_cli.pipeline.facts import attribute, episode_facts, statements
+from nemori_cli.pipeline.proper_names import with_name_capitals
 from nemori_cli.pipeline.rewrite import split_sentences
 from nemori_cli.pipeline.slang import with_apostrophes
 
@@ -46,6 +48,22 @@ def test_lower_case_typing_gives_the_same_facts() -> None:
     assert "The user is vegetarian." in facts_of(said)
     assert with_apostrophes("i dont know if ive got time, its late, i.e. Im off") == (
         "I don't know if I've got time, its late, i.e. Im off"  # "its" is a word of its own
+    )
+
+
+def test_a_country_or_language_typed_in_lower_case_gets_its_capital() -> None:
+    """"i live in japan now" tells a home (a place is a capitalised name), and reads right."""
+    assert facts_of("i live in japan now and need a bank") == [
+        "The user lives in Japan now and needs a bank."
+    ]
+    told = episode_facts(episode_of(Message(id="m", role="user", content="i live in japan now")))
+    assert [attribute(f) for f in told] == [("residence", "japan")]  # a home, found as one
+    assert with_name_capitals("learning spanish, flying to the usa, new zealand next") == (
+        "learning Spanish, flying to the USA, New Zealand next"
+    )
+    # more often something else in lower case: left as typed
+    assert with_name_capitals("a turkey, fine china, polish my shoes") == (
+        "a turkey, fine china, polish my shoes"
     )
 
 

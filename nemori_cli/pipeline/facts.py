@@ -19,6 +19,7 @@ from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.glosses import glossed
 from nemori_cli.pipeline.kin import opens_on_pronoun, own_before, told_before, with_kin
 from nemori_cli.pipeline.places import places_named, says_there, with_places
+from nemori_cli.pipeline.proper_names import with_name_capitals
 from nemori_cli.pipeline.requests import own_words, self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
@@ -164,7 +165,7 @@ def normalise(content: str) -> str:
 def sentences_of(text: str) -> list[str]:
     """A message's sentences, its apostrophes and the capitals of its days and months made
     plain."""
-    return split_sentences(with_calendar_capitals(with_apostrophes(text)))
+    return split_sentences(with_name_capitals(with_calendar_capitals(with_apostrophes(text))))
 
 
 def fact_id(user_id: str, content: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.proper_names import COUNTRIES, LANGUAGES
 from nemori_cli.search.questions import asks_advice, recalls_answer
 from nemori_cli.search.turns import terms
 
@@ -39,25 +40,6 @@ INSTRUMENTS = (
     "piano guitar violin cello ukulele drums flute saxophone trumpet clarinet bass harp banjo "
     "mandolin accordion trombone viola oboe harmonica bagpipes synthesizer tuba bassoon "
     "xylophone"
-)
-LANGUAGES = (
-    "spanish french german italian portuguese dutch japanese chinese mandarin cantonese korean "
-    "arabic russian hindi turkish greek polish swedish norwegian danish finnish hebrew "
-    "vietnamese thai indonesian swahili latin esperanto"
-)
-# one word each: "new" or "south" of a longer name would match any text
-COUNTRIES = (
-    "afghanistan albania algeria argentina armenia australia austria azerbaijan bangladesh "
-    "belgium bolivia bosnia brazil bulgaria cambodia cameroon canada chile china colombia "
-    "croatia cuba cyprus czechia denmark ecuador egypt england estonia ethiopia fiji finland "
-    "france georgia germany ghana greece greenland guatemala hungary iceland india indonesia "
-    "iran iraq ireland israel italy jamaica japan jordan kazakhstan kenya korea laos latvia "
-    "lebanon lithuania luxembourg madagascar malaysia malta mexico moldova mongolia montenegro "
-    "morocco mozambique myanmar namibia nepal netherlands holland nicaragua nigeria norway "
-    "pakistan panama paraguay peru philippines poland portugal qatar romania russia rwanda "
-    "scotland senegal serbia singapore slovakia slovenia spain sweden switzerland syria taiwan "
-    "tanzania thailand tunisia turkey uganda ukraine uruguay usa america britain uk uzbekistan "
-    "venezuela vietnam wales zambia zealand zimbabwe"
 )
 # advice on what to cook, eat or order is answered by what the user and their people cannot
 # eat, which the question does not name ("What pudding should I make?" - "Derek is coeliac");
