@@ -127,6 +127,8 @@ MEMBERS = {
 }
 # advice asked for, in the question's own words
 _ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows": _SHOWS}
+# the kinds named in the question's own words, whose stand-in is those words
+_WORDED_KINDS = {**_ADVICE_KINDS, "health": _HEALTH, "hobby": _HOBBIES}
 _KIND = re.compile(  # "programming languages" are not the ones people speak
     r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
     r"language)s?\b",
@@ -157,7 +159,7 @@ def stand_ins(query: str) -> dict[str, frozenset[str]]:
     words: "pudding", "getaway"), and its members' stemmed terms."""
     out = {}
     for kind in kinds_named(query):
-        asked = _ADVICE_KINDS.get(kind) or {"health": _HEALTH, "hobby": _HOBBIES}.get(kind)
+        asked = _WORDED_KINDS.get(kind)
         said = " ".join(asked.findall(query)) if asked else kind
         out.update(dict.fromkeys(terms(said), terms(MEMBERS[kind])))
     return out
