@@ -140,11 +140,12 @@ def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
     named = (m.lower() for m in _KIND.findall(query))
     kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
+    advice = asks_advice(query)
     if _HEALTH.search(query):
         kinds.append("health")
-    if _HOBBIES.search(query) and not asks_advice(query) and not recalls_answer(query):
+    if _HOBBIES.search(query) and not advice and not recalls_answer(query):
         kinds.append("hobby")
-    if asks_advice(query):
+    if advice:
         kinds += [kind for kind, said in _ADVICE_KINDS.items() if said.search(query)]
     return kinds
 
