@@ -10,7 +10,8 @@ from chat_sessions import START, exchange, ingested
 
 from nemori_cli.memory import Memory
 from nemori_cli.pipeline.holidays import named_holiday
-from nemori_cli.search.periods import query_period
+from nemori_cli.search.periods import only_a_time, query_period
+from nemori_cli.search.relevance import STRONG
 
 EASTER_WEEK = 26  # START is 1 March 2024: the 27th, four days before Easter Sunday (31 March)
 HALLOWEEN = 244  # 31 October 2024
@@ -61,6 +62,33 @@ def test_a_plan_told_before_the_holiday_is_found_at_it(memory: Memory) -> None:
     assert first_sessions(memory, asked, today=date(2025, 6, 1))[0] == "flight"
     assert "flight" not in first_sessions(memory, "Where was I at Easter 2024?",
                                           today=date(2025, 6, 1))
+
+
+def test_a_hit_of_the_time_asked_about_alone_is_a_strong_match(memory: Memory) -> None:
+    """"Where was I over Christmas?" shares no word with "flying home to Chile": the time
+    is the whole question, so the flight (told on the 17th, of the 20th) is relevant, as are
+    the chores of the days around Christmas, and those of other days are not."""
+    hits = memory.search("Where was I over Christmas 2024?", k=10, today=date(2025, 6, 1))
+    flight = [h for h in hits if h.conversation_id == "flight"]
+    assert flight and all((h.relevance or 0) >= STRONG for h in flight)
+    chores = [h for h in hits if h.conversation_id != "flight" and h.timestamp]
+    assert {(h.relevance or 0) >= STRONG for h in chores} == {True, False}
+    for h in chores:
+        assert ((h.relevance or 0) >= STRONG) is (h.timestamp.date() >= date(2024, 12, 20))
+    # a question with more to it than the time is as relevant as its other words make it
+    asked = memory.search("What did I cook over Christmas 2024?", k=5, today=date(2025, 6, 1))
+    assert all((h.relevance or 0) < STRONG for h in asked)
+
+
+@pytest.mark.parametrize(
+    ("question", "only_time"),
+    [("Where was I over Christmas 2024?", True), ("What did I do last weekend?", True),
+     ("What was I up to in June?", True), ("What happened on 3 May 2023?", True),
+     ("What did I cook at Christmas?", False), ("Who did I meet over Easter?", False),
+     ("When did I go hiking?", False), ("What did Caroline do last week?", False)],
+)
+def test_a_question_asks_about_a_time_alone(question: str, only_time: bool) -> None:
+    assert only_a_time(question) is only_time
 
 
 def test_this_year_is_the_year_of_the_day_asked(memory: Memory) -> None:

@@ -24,7 +24,7 @@ from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.kinds_named import stand_ins
-from nemori_cli.search.periods import query_period, told_day
+from nemori_cli.search.periods import in_period, query_period
 from nemori_cli.search.questions import asks_when, recalls_answer
 from nemori_cli.search.turns import (
     best_stretch,
@@ -154,7 +154,6 @@ def refine(
         return math.fsum(weights[t] for t in found.intersection(weights)) / total
 
     period = query_period(query, today)
-    in_period = period.contains if period else None
     time_weight = params.day_weight if period and period.few_days else params.time_weight
     when = params.when_weight if asks_when(query) else 0.0
     other_words = OTHER_WORDS if recalls_answer(query) else min(params.answer_words, OTHER_WORDS)
@@ -169,10 +168,8 @@ def refine(
             match += dated(h.content)
             if h.category == "user_profile":
                 match += params.profile_weight
-        if in_period and h.timestamp and in_period(h.timestamp.date()):
+        if period and in_period(period, h):
             match += time_weight
-        elif in_period and h.kind == "fact" and (day := told_day(h.content)) and in_period(day):
-            match += time_weight  # said on 18 December of flying home on the 20th
         match *= params.match_weight
         return match - params.length_penalty * len(f"{h.title or ''} {h.content}".split()) / 100, h
 

@@ -240,7 +240,7 @@ def search(
                                    for f in values[:SHOWN]])
     best = best[:k]
     out = annotate(best, query, qvec, episodes, vectors.embeddings,
-                   parts=list(zip(events, event_vecs, strict=True)))
+                   parts=list(zip(events, event_vecs, strict=True)), period=period)
     return answering(out, {f.id for f in values[:SHOWN]}) if values else out
 
 

@@ -10,9 +10,17 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from nemori_cli.models import SearchHit
 from nemori_cli.pipeline.dates import COUNT, SAID_DAYS, add_months, count_of, weekday_index
-from nemori_cli.pipeline.holidays import YEARS, named_holiday
-from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
+from nemori_cli.pipeline.holidays import NAMES, YEARS, named_holiday
+from nemori_cli.pipeline.named_dates import (
+    MONTHS,
+    NAMED_DAYS,
+    TALKED_AFTER,
+    named_period,
+    named_span,
+)
+from nemori_cli.search.turns import terms
 
 Span = tuple[date, date]
 HOLIDAY_YEARS = 10  # a holiday of no year named is looked for in the years before this one
@@ -169,6 +177,35 @@ def told_day(fact_text: str) -> date | None:
         return datetime.strptime(m[1], "%d %B %Y").date() if m else None
     except ValueError:
         return None
+
+
+def in_period(period: Period, hit: SearchHit) -> bool:
+    """Whether a hit is of the period: said in it, or a fact telling of a day in it (said on
+    18 December of flying home on the 20th)."""
+    if hit.timestamp and period.contains(hit.timestamp.date()):
+        return True
+    day = told_day(hit.content) if hit.kind == "fact" else None
+    return day is not None and period.contains(day)
+
+
+_TIME_WORDS = re.compile(
+    rf"\b(?:{NAMES}|{'|'.join(MONTHS)}|{SAID_DAYS}|(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th)?"
+    r"|(?:last|this|next|past|previous) \w+|yesterday|today|tonight|weekends?|weeks?|months?"
+    r"|years?|days?|ago|recently|lately)\b",
+    re.IGNORECASE,
+)
+# what a question asking only about a time says besides the time ("Where was I over ...?")
+_ASKING = terms(
+    "what where who which did do does doing done was were am is are be been have has had i me "
+    "my myself we us our go went gone going get got happen happened happening over during in at "
+    "on around up to from for the a an of"
+)
+
+
+def only_a_time(query: str) -> bool:
+    """Whether a question asks about a time and nothing else ("Where was I over Christmas
+    2024?", "What did I do last weekend?"): whatever is of that time answers it."""
+    return not terms(_TIME_WORDS.sub(" ", query)) - _ASKING
 
 
 _FIRST = re.compile(r"\bfirst\b", re.IGNORECASE)

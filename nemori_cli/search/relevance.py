@@ -19,6 +19,7 @@ from nemori_cli.models import Episode, SearchHit
 from nemori_cli.search.focus import term_weights
 from nemori_cli.search.kinds_named import stand_ins
 from nemori_cli.search.people import names_of
+from nemori_cli.search.periods import Period, in_period, only_a_time
 from nemori_cli.search.questions import asked_name
 from nemori_cli.search.turns import standing_in, terms
 from nemori_cli.search.word_families import family_stand_ins
@@ -99,21 +100,26 @@ def annotate(
     episodes: Mapping[str, Episode],
     vectors_of: VectorsOf | None,
     parts: Sequence[tuple[str, np.ndarray]] = (),
+    period: Period | None = None,
 ) -> list[SearchHit]:
     """Give each hit its relevance, its own identity and a snippet of what matched; given the
     parts of a question (its events, with their vectors), a hit is as relevant as it is to
-    the question or to its best part."""
+    the question or to its best part; given the period the question names, a hit of it is
+    relevant when the question asks about that time alone."""
     eps = [episodes.get(h.id) if h.kind == "episode" else None for h in hits]
     weights = term_weights(query, [h.content for h in hits])  # a word every hit has says little
     asked = [(query, qvec), *parts]
     members = frozenset().union(*stand_ins(query).values())
     named = asked_name(query)
+    of_time = period if period and only_a_time(query) else None
     out = []
     for h, ep, vectors in zip(hits, eps, hit_vectors(hits, eps, vectors_of), strict=True):
         best = max(relevance(*features(text, vec, h, vectors)) for text, vec in asked)
         if h.kind == "fact" and members & terms(h.content):
             best = max(best, MEMBER_RELEVANCE)
         if named and names_of(named, h.content):
+            best = max(best, MEMBER_RELEVANCE)
+        if of_time and in_period(of_time, h):
             best = max(best, MEMBER_RELEVANCE)
         out.append(
             replace(
