@@ -302,11 +302,37 @@ def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: s
         ("I’m excited about the gig on Saturday.",
          ("I’m excited about the gig on Saturday.", None)),
         ("We went hiking on Monday.", ("We went hiking on Monday.", None)),
+        # the date is what the sentence says ("My interview was." said nothing): in place
+        ("My interview was on Friday.", ("My interview was on 5 May 2023.", None)),
+        ("My interview was yesterday.", ("My interview was on 7 May 2023.", None)),
         ("When I was a kid we went to church on Sunday.",
          ("When I was a kid we went to church on Sunday.", None)),
     ],
 )
 def test_a_bare_weekday_is_read_by_the_tense_it_is_told_in(
+    text: str, split: tuple[str, str | None]
+) -> None:
+    assert split_dates(text, MAY8) == split
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [  # said on 8 May 2023
+        ("I met back up with my teammates on the 5th after my trip.",
+         ("I met back up with my teammates after my trip.", "5 May 2023")),
+        # the date is what the sentence says: in place
+        ("My interview was on the 30th.", ("My interview was on 30 April 2023.", None)),
+        ("I'm flying out on the 20th.", ("I'm flying out.", "20 May 2023")),
+        ("We'll move on the 2nd, so wish us luck!", ("We'll move, so wish us luck!",
+                                                     "2 June 2023")),
+        # the tense does not say, or the day is of a month named, or no day at all
+        ("The pages are due on the 15th.", ("The pages are due on the 15th.", None)),
+        ("I moved on the 3rd of March.", ("I moved on the 3rd of March.", None)),
+        ("I lived on the 3rd floor for years.", ("I lived on the 3rd floor for years.", None)),
+        ("The bill came on the 31st.", ("The bill came on the 31st.", None)),  # April has 30
+    ],
+)
+def test_a_day_of_the_month_alone_is_read_by_the_tense_it_is_told_in(
     text: str, split: tuple[str, str | None]
 ) -> None:
     assert split_dates(text, MAY8) == split

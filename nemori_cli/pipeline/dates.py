@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 
 from nemori_cli.pipeline.holidays import NAMES as HOLIDAY_NAMES
 from nemori_cli.pipeline.holidays import YEARS, holiday_named, year_of
+from nemori_cli.pipeline.tense import sentence_of, told_as
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
@@ -135,61 +136,30 @@ def _weekday(m: re.Match[str], ref: date) -> tuple[str, str]:
     return f"the {day} {word} {fmt_date(ref)}", "on"
 
 
-_FUTURE = re.compile(  # and an arrangement: "I'm flying home on Friday"
-    r"'ll\b|\b(?:will|won't|shall|going to|gonna|plan|planning|can't wait|hope|hoping"
-    r"|looking forward|next|(?:am|is|are|'m|'re) (?:flying|driving|leaving|heading|visiting"
-    r"|moving|travell?ing|hosting|meeting|starting))\b",
-    re.IGNORECASE,
-)
-_PAST = re.compile(
-    r"\b(?:was|were|had|did|went|got|won|made|saw|met|took|came|ran|bought|found|gave|told"
-    r"|said|felt|left|began|wrote|heard|brought|thought|sent|spent|lost|sold|became|drove|flew"
-    r"|ate|sang|swam|caught|taught|chose|broke|forgot|\w{2,}ed)\b",
-    re.IGNORECASE,
-)
-# "so excited", "I'm interested": a word in -ed after these describes, it does not tell
-_STATE = {"am", "is", "are", "be", "been", "so", "very", "really", "super", "pretty", "too",
-          "feel", "feeling", "get", "getting"}
-
-
-def _tells_past(sentence: str, m: re.Match[str]) -> bool:
-    """Whether a past-tense match is a verb, not an "-ed" word describing ("I'm excited")."""
-    before = sentence[: m.start()].split()
-    if not m[0].lower().endswith("ed") or not before:
-        return True
-    word = before[-1].lower()
-    return word not in _STATE and not word.endswith(("'m", "'s", "'re"))
-
-
-# a habit or another time: "we went to church on Sunday when I was a kid" is no one Sunday
-_HABIT = re.compile(
-    r"\b(?:used to|every|always|usually|often|when I was|as a (?:kid|child|teen)|back then"
-    r"|years ago|growing up)\b",
-    re.IGNORECASE,
-)
-
-
-def _told_as(sentence: str) -> str | None:
-    """"past" or "future" when a sentence's verbs say which alone, else None."""
-    sentence = sentence.replace("\u2019", "'")
-    if _HABIT.search(sentence):
-        return None
-    future = bool(_FUTURE.search(sentence))
-    past = any(_tells_past(sentence, m) for m in _PAST.finditer(sentence))
-    return "future" if future and not past else "past" if past and not future else None
-
-
 def _on_weekday(m: re.Match[str], ref: date) -> tuple[str, str] | None:
     """"I won on Friday" -> 5 January 2024, the Friday before the message (the one
     after it when the sentence tells of what will be); None when its verbs do not say."""
-    start = max(m.string.rfind(c, 0, m.start()) for c in ".!?") + 1
-    ends = [i for i in (m.string.find(c, m.end()) for c in ".!?") if i >= 0]
-    told = _told_as(m.string[start : min(ends, default=len(m.string))])
+    told = told_as(sentence_of(m))
     gap = (ref.weekday() - weekday_index(m["day"])) % 7
     if told is None or gap == 0:
         return None
     day = ref - timedelta(days=gap) if told == "past" else ref + timedelta(days=7 - gap)
     return fmt_date(day), "on"
+
+
+def _day_of_month(m: re.Match[str], ref: date) -> tuple[str, str] | None:
+    """"We met up on the 15th", said on 17 August -> 15 August; the next 15th when the
+    sentence tells of what will be; None when its verbs do not say."""
+    told, n = told_as(sentence_of(m)), int(m["n"])
+    if told is None or n == ref.day:
+        return None
+    this_month = n < ref.day if told == "past" else n > ref.day
+    offset = 0 if this_month else -1 if told == "past" else 1
+    first = add_months(ref.replace(day=1), offset)
+    try:
+        return fmt_date(first.replace(day=n)), "on"
+    except ValueError:  # "the 31st" of a month of 30 days
+        return None
 
 
 def _period(m: re.Match[str], ref: date) -> tuple[str, str]:
@@ -272,6 +242,11 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         # not with its date said ("on Saturday 15 November", "on Friday the 3rd")
         (rf"(?<=\bon )(?P<day>{_ON_DAYS})(?: (?:{_PART_OF_DAY}))?\b(?!,? (?:the )?\d"
          r"|,? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d)", _on_weekday),
+        # a day of the month alone, at a clause's end ("on the 15th after my trip"), not of a
+        # month named ("on the 3rd of May") nor a floor ("on the 3rd floor")
+        (r"(?<=\bon )the (?P<n>[12]?[1-9]|[123]0|31)(?:st|nd|rd|th)\b(?=\s*(?:[,.!;:)]|$)"
+         r"|\s+(?:after|before|and|at|when|so|but|because|with|for|to|too|as|we|i|it|this"
+         r"|last|which|then)\b)", _day_of_month),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
         (rf"\b(?P<which>last|this past|next|this) (?P<name>{HOLIDAY_NAMES})\b", _holiday),
@@ -282,6 +257,8 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
 _DATES_JOINED = re.compile(r"\s*,?\s*(?:and|or|&|to)?\s*", re.IGNORECASE)
 # after a date, words that make it the subject or an owner: "Last year was hard", "this year's"
 DATE_AS_SUBJECT = re.compile(r"\s+(?:is|was|has|had|will)\b|'s\b")
+# before a date, words that make it what the sentence says: "My interview was yesterday"
+_DATE_AS_COMPLEMENT = re.compile(r"\b(?:is|was|are|were|be|been)(?: on| in| at)?\s*$", re.I)
 
 
 def _with_word_before(text: str, start: int, phrase: str, prep: str) -> tuple[int, str, str]:
@@ -376,6 +353,7 @@ def split_dates(text: str, when: datetime | date | None) -> tuple[str, str | Non
         previous = re.search(r"(\w+)\s*$", before)
         needed = previous is not None and previous.group(1).lower() in PREPOSITIONS
         needed = needed or phrase.startswith("since ")  # "has lived there since 2020"
+        needed = needed or bool(_DATE_AS_COMPLEMENT.search(before))  # "The party was on Friday"
         if needed or DATE_AS_SUBJECT.match(text[end:]):
             return replace_dates(text, when), None
         if told and phrase != told:
