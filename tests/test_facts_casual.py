@@ -67,6 +67,19 @@ def test_a_country_or_language_typed_in_lower_case_gets_its_capital() -> None:
     )
 
 
+def test_a_city_typed_in_lower_case_gets_its_capital() -> None:
+    """"i live in leeds now" tells a home too; a city whose name is a common word does not."""
+    told = episode_facts(episode_of(Message(id="m", role="user", content="i live in leeds now")))
+    assert [f.content for f in told] == ["The user lives in Leeds now."]
+    assert [attribute(f) for f in told] == [("residence", "leeds")]
+    assert with_name_capitals("flying from manchester to new york, then nyc to hong kong") == (
+        "flying from Manchester to New York, then NYC to Hong Kong"
+    )
+    assert with_name_capitals("reading in the bath, a nice split") == (
+        "reading in the bath, a nice split"
+    )
+
+
 def test_what_the_user_asks_for_yields_its_place_to_what_they_say_of_themself() -> None:
     said = ("I moved to Berlin last year. My sister lives in Munich. I work as a nurse. "
             "Can you suggest a weekend trip between the two cities?")

@@ -3,8 +3,9 @@
 The user said "wednesday evenings i have futsal", never "sport"; a small embedding model puts
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
-countries) also asks the lexical indexes for those members, and a user's turn or a fact
-naming one matches the kind's word. Advice asked for is a kind too, named in the question's
+countries, and "cities": one city asked for is most often none of the well-known) also asks
+the lexical indexes for those members, and a user's turn or a fact naming one matches the
+kind's word. Advice asked for is a kind too, named in the question's
 own words: on what to cook, eat or order, its members what people cannot eat ("What pudding
 should I make?" - "Derek is coeliac"); on where to go, what limits travel ("i get horribly
 motion sick"); on exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.proper_names import COUNTRIES, LANGUAGES
+from nemori_cli.pipeline.proper_names import CITIES, COUNTRIES, LANGUAGES
 from nemori_cli.search.questions import asks_advice, recalls_answer
 from nemori_cli.search.turns import terms
 
@@ -122,6 +123,7 @@ MEMBERS = {
     "instrument": INSTRUMENTS,
     "language": LANGUAGES,
     "country": COUNTRIES,
+    "city": CITIES,
     "health": CONDITIONS,
     "hobby": HOBBIES,
 }
@@ -130,8 +132,8 @@ _ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows
 # the kinds named in the question's own words, whose stand-in is those words
 _WORDED_KINDS = {**_ADVICE_KINDS, "health": _HEALTH, "hobby": _HOBBIES}
 _KIND = re.compile(  # "programming languages" are not the ones people speak
-    r"\b(sport|pet|animal|instrument|countr(?:y|ie)|(?<!programming )(?<!coding )(?<!scripting )"
-    r"language)s?\b",
+    r"\b(sport|pet|animal|instrument|countr(?:y|ie)|citie(?=s\b)"
+    r"|(?<!programming )(?<!coding )(?<!scripting )language)s?\b",
     re.IGNORECASE,
 )
 
@@ -139,7 +141,9 @@ _KIND = re.compile(  # "programming languages" are not the ones people speak
 def kinds_named(query: str) -> list[str]:
     """The kinds the question names ("sport" for "Which sports do I do?"), each once."""
     named = (m.lower() for m in _KIND.findall(query))
-    kinds = list(dict.fromkeys("country" if m.startswith("countr") else m for m in named))
+    kinds = list(dict.fromkeys(
+        "country" if m.startswith("countr") else "city" if m.startswith("cit") else m
+        for m in named))
     advice = asks_advice(query)
     if _HEALTH.search(query):
         kinds.append("health")
