@@ -5,15 +5,15 @@ that turn far from the question (cosine 0.19), and BM25 has no word of it. So a 
 names one of a few kinds with well-known members (sports, pets, instruments, languages,
 countries, and "cities": one city asked for is most often none of the well-known) also asks
 the lexical indexes for those members, and a user's turn or a fact naming one matches the
-kind's word. Advice asked for is a kind too, named in the question's
-own words: on what to cook, eat or order, its members what people cannot eat ("What pudding
-should I make?" - "Derek is coeliac"); on where to go, what limits travel ("i get horribly
-motion sick"); on exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read
-or listen to, genres ("I'm all about dramas and romcoms"). A question for the user's health
-problems is a kind whose members are conditions ("i tore my meniscus playing padel"), and
-one for the hobbies someone has told of a kind whose members are sports, instruments and
-crafts; not advice on a hobby, nor activities: their members are in every other answer an
-assistant gives (docs/benchmarks.md).
+kind's word. Advice asked for is a kind too, named in the question's own words: on what to
+cook, eat or order, its members what people cannot eat ("What pudding should I make?" -
+"Derek is coeliac"); on where to go, what limits travel ("i get horribly motion sick"); on
+exercise, injuries ("a herniated disc at L5-S1"); on what to watch, read or listen to, genres
+("I'm all about dramas and romcoms"). A question for the user's health problems is a kind
+whose members are conditions ("i tore my meniscus playing padel"), and one for the hobbies
+someone has told of a kind whose members are sports, instruments and crafts; not advice on a
+hobby, nor activities: their members are in every other answer an assistant gives
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
