@@ -30,6 +30,7 @@ import locomo_round27
 import locomo_round28
 import locomo_round29
 import locomo_round30
+import locomo_round31
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -185,6 +186,8 @@ ROUND3 = [
     *locomo_round29.LINES,
     "",
     *locomo_round30.LINES,
+    "",
+    *locomo_round31.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
