@@ -65,6 +65,10 @@ def test_a_country_or_language_typed_in_lower_case_gets_its_capital() -> None:
     assert with_name_capitals("a turkey, fine china, polish my shoes") == (
         "a turkey, fine china, polish my shoes"
     )
+    # ... unless a word of going somewhere, or of speaking, comes before them
+    assert with_name_capitals("flying home to chile, learning polish, add chile to the pot") == (
+        "flying home to Chile, learning Polish, add chile to the pot"
+    )
 
 
 def test_a_city_typed_in_lower_case_gets_its_capital() -> None:

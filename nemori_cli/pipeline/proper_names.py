@@ -53,10 +53,17 @@ _NAME = re.compile(
     r"(?![\w'-])"
 )
 _SHORT = re.compile(r"(?<![\w'-])(?:usa|uk|nyc)(?![\w'-])")
+# those words are the names after a word of going or being somewhere, or of speaking
+_PLACED = re.compile(
+    r"\b(?:to|in|from|across|around|visit|visiting|visited|leave|leaving|left) "
+    r"(?:turkey|china|chile)(?![\w'-])"
+    r"|\b(?:in|speak|speaks|speaking|learn|learning|learned|learnt|fluent) polish(?![\w'-])"
+)
 
 
 def with_name_capitals(text: str) -> str:
     """Capitalise country, language and city names typed in lower case: "we moved to porto
     and i'm learning portuguese" -> "... Porto ... Portuguese" (only lower-case forms)."""
     text = _NAME.sub(lambda m: m.group(0).title(), text)
+    text = _PLACED.sub(lambda m: m[0][: m[0].rindex(" ") + 1] + m[0].split()[-1].title(), text)
     return _SHORT.sub(lambda m: m.group(0).upper(), text)
