@@ -76,7 +76,7 @@ def test_every_verb_of_the_user_agrees_with_the_user(content: str, expected: str
          "The user moved to Lisbon because their partner got a job there."),
         # days and months typed in lower case get their capitals
         ("we moved to leeds in february and I start on monday", None,
-         "The user moved to leeds in February and the user starts on Monday."),
+         "The user moved to Leeds in February and the user starts on Monday."),
         ("I have video calls all day on mondays and fridays", None,
          "The user has video calls all day on Mondays and Fridays."),
     ],
