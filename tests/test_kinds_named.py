@@ -69,6 +69,7 @@ def test_the_session_naming_a_member_of_the_kind_is_found(tmp_path: Path) -> Non
      ("Which countries have I been to?", "portugal"),
      ("What country is Caroline's grandma from?", "sweden"),
      ("Which cities have I lived in?", "rotterdam"),
+     ("How many weeks after getting my new car did I book the trip?", "kia"),
      ("What pudding should I make for Sunday lunch?", "coeliac"),
      ("Any dinner ideas for tonight?", "vegetarian"),
      ("Any ideas for a weekend getaway from Lisbon?", "flying"),
@@ -99,6 +100,7 @@ def test_a_kind_named_in_a_question_brings_its_members(question: str, member: st
      "What books has Tim read?",
      "Did I ask about health insurance?",  # a health word, no problem asked for
      "What city does my sister live in?",  # one city, most likely none of the list
+     "Which car seat should I get for the baby?",
      "You mentioned a dessert you'd baked, can you remind me what it was?"],
 )
 def test_a_question_naming_no_kind_brings_no_members(question: str) -> None:

@@ -2,7 +2,7 @@
 
 The user said "wednesday evenings i have futsal", never "sport"; a small embedding model puts
 that turn far from the question (cosine 0.19), and BM25 has no word of it. So a question that
-names one of a few kinds with well-known members (sports, pets, instruments, languages,
+names one of a few kinds with well-known members (sports, pets, instruments, cars, languages,
 countries, and "cities": one city asked for is most often none of the well-known) also asks
 the lexical indexes for those members, and a user's turn or a fact naming one matches the
 kind's word. Advice asked for is a kind too, named in the question's own words: on what to
@@ -36,6 +36,13 @@ PETS = (
     "goldfish gecko lizard snake ferret horse pony chinchilla hedgehog axolotl greyhound "
     "retriever labrador poodle terrier beagle spaniel collie husky corgi dachshund bulldog pug "
     "chihuahua schnauzer labradoodle cockapoo tabby"
+)
+# a car is most often told by its maker or its kind ("picked up a used 2022 Kia Niro EV")
+CARS = (
+    "toyota honda ford tesla kia hyundai nissan bmw audi mercedes volkswagen vw volvo subaru "
+    "mazda chevy chevrolet jeep peugeot renault fiat skoda citroen porsche lexus jaguar "
+    "rivian polestar dacia vauxhall opel suzuki mitsubishi ev hatchback suv sedan saloon "
+    "minivan pickup convertible hybrid"
 )
 INSTRUMENTS = (
     "piano guitar violin cello ukulele drums flute saxophone trumpet clarinet bass harp banjo "
@@ -124,6 +131,7 @@ MEMBERS = {
     "language": LANGUAGES,
     "country": COUNTRIES,
     "city": CITIES,
+    "car": CARS,
     "health": CONDITIONS,
     "hobby": HOBBIES,
 }
@@ -132,7 +140,8 @@ _ADVICE_KINDS = {"food": _FOOD, "travel": _TRAVEL, "exercise": _EXERCISE, "shows
 # the kinds named in the question's own words, whose stand-in is those words
 _WORDED_KINDS = {**_ADVICE_KINDS, "health": _HEALTH, "hobby": _HOBBIES}
 _KIND = re.compile(  # "programming languages" are not the ones people speak
-    r"\b(sport|pet|animal|instrument|countr(?:y|ie)|citie(?=s\b)"
+    r"\b(sport|pet|animal|instrument|car(?!s? (?:boot|park|seat|pool)s?\b)|countr(?:y|ie)"
+    r"|citie(?=s\b)"
     r"|(?<!programming )(?<!coding )(?<!scripting )language)s?\b",
     re.IGNORECASE,
 )
