@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from nemori_cli.indexing import WINDOW_MESSAGES
@@ -25,7 +26,7 @@ from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.kinds_named import stand_ins
 from nemori_cli.search.periods import in_period, query_period
-from nemori_cli.search.questions import asks_when, recalls_answer
+from nemori_cli.search.questions import asks_now, asks_when, recalls_answer
 from nemori_cli.search.turns import (
     best_stretch,
     dated_line,
@@ -69,6 +70,9 @@ class FocusParams:
     # them spends the budget that other memories need
     answer_words: int = 25
     profile_weight: float = 0.0  # added to the match of a fact about who the user is
+    # for a question of how things are now ("at the moment", "these days"), added in full to
+    # the newest hit of the pool and in part to the others, by their rank in time
+    recent_weight: float = 0.2
 
 
 DEFAULT = FocusParams()
@@ -161,9 +165,12 @@ def refine(
     def dated(text: str) -> float:
         return when if when and names_time(text) else 0.0
 
+    newest = newness(pool) if asks_now(query) else {}
+
     def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
         """The hit's own match (and the hit): rank-free, so either ranking can use it."""
         match += params.lexical_weight * lexical(h.content, h.kind == "fact")
+        match += params.recent_weight * newest.get(h.timestamp, 0.0) if h.timestamp else 0.0
         if h.kind == "fact":
             match += dated(h.content)
             if h.category == "user_profile":
@@ -234,6 +241,12 @@ def refine(
     if not lead or head < 1:
         return best
     return without_repeats(ranked(lead, head) + best, also_episodes=True)
+
+
+def newness(hits: Sequence[SearchHit]) -> dict[datetime, float]:
+    """Each time the hits were said at, 1 for the newest to 0 for the oldest, by rank."""
+    times = sorted({h.timestamp for h in hits if h.timestamp})
+    return {t: i / (len(times) - 1) for i, t in enumerate(times)} if len(times) > 1 else {}
 
 
 def without_repeats(hits: Sequence[SearchHit], also_episodes: bool = False) -> list[SearchHit]:

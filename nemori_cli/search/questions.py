@@ -36,6 +36,19 @@ def says_when(text: str) -> bool:
     return bool(_DATED.search(text)) or any(p.search(text) for p, _ in RULES)
 
 
+_NOW = re.compile(r"\b(?:now(?! that)|currently|at the moment|these days|nowadays|latest)\b",
+                  re.IGNORECASE)
+_HOW_LONG = re.compile(r"^\W*(?:how (?:long|many (?:days|weeks|months|years))|since when)\b",
+                       re.IGNORECASE)
+
+
+def asks_now(question: str) -> bool:
+    """Whether a question asks how things are now ("What car am I driving these days?"); not
+    how long they have been so ("How long have I lived here now?"), which an older day tells."""
+    return bool(_NOW.search(question)) and not _HOW_LONG.search(question) and not asks_when(
+        question)
+
+
 _ADVICE = re.compile(
     r"\b(?:recommend\w*|suggest\w*|ideas?|tips?|advice|advise|(?:should|could|shall|might) "
     r"(?:I|we)|would I|I should|would (?:fit|suit|help)|suit(?:s|ed)? me|for me"
