@@ -105,9 +105,10 @@ def refine(
 
     The new order mixes the fused rank with the hit's own match (vector similarity of its
     best document plus the share of query words it contains, plus a bonus when it is dated
-    in the time the query names), which the fused rank of a long episode cannot know; a fact
-    whose turns an earlier hit already shows is left out. Two hits cut from one episode
-    share its id and differ in content and message_ids. Given a second fused ranking
+    in the time the query names, or by how new it is for a question of how things are now),
+    which the fused rank of a long episode cannot know; a fact whose turns an earlier hit
+    already shows is left out. Two hits cut from one episode share its id and differ in
+    content and message_ids. Given a second fused ranking
     (lead), the first `head` hits are those it ranks best, the rest as `hits` ranks them.
     A time relative to `today` ("last week") names a period only when `today` is given.
     """
@@ -170,7 +171,8 @@ def refine(
     def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
         """The hit's own match (and the hit): rank-free, so either ranking can use it."""
         match += params.lexical_weight * lexical(h.content, h.kind == "fact")
-        match += params.recent_weight * newest.get(h.timestamp, 0.0) if h.timestamp else 0.0
+        if newest and h.timestamp:
+            match += params.recent_weight * newest.get(h.timestamp, 0.0)
         if h.kind == "fact":
             match += dated(h.content)
             if h.category == "user_profile":
