@@ -318,6 +318,22 @@ def test_a_bare_weekday_is_read_by_the_tense_it_is_told_in(
 @pytest.mark.parametrize(
     ("text", "split"),
     [  # said on 8 May 2023
+        ("July next year I'm going for N3.", ("I'm going for N3.", "July 2024")),
+        ("Next March we fly to Osaka.", ("We fly to Osaka.", "March 2024")),
+        ("I moved here last June.", ("I moved here.", "June 2022")),
+        ("In March last year we moved.", ("In March 2022 we moved.", None)),
+        ("It last may be fine.", ("It last may be fine.", None)),  # "may" is no month here
+    ],
+)
+def test_a_month_with_next_or_last_is_that_month_of_its_year(
+    text: str, split: tuple[str, str | None]
+) -> None:
+    assert split_dates(text, MAY8) == split
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [  # said on 8 May 2023
         ("I met back up with my teammates on the 5th after my trip.",
          ("I met back up with my teammates after my trip.", "5 May 2023")),
         # the date is what the sentence says: in place

@@ -71,6 +71,15 @@ def test_a_country_or_language_typed_in_lower_case_gets_its_capital() -> None:
     )
 
 
+def test_an_aside_goes_without_taking_a_bracket_with_it() -> None:
+    assert facts_of("had a proper bike fit yesterday ($240, worth it tbh). it feels weird") == [
+        "The user had a proper bike fit yesterday ($240, worth it)."
+    ]
+    assert facts_of("ngl i was nervous before the exam (lol)") == [
+        "The user was nervous before the exam."
+    ]
+
+
 def test_a_city_typed_in_lower_case_gets_its_capital() -> None:
     """"i live in leeds now" tells a home too; a city whose name is a common word does not."""
     told = episode_facts(episode_of(Message(id="m", role="user", content="i live in leeds now")))

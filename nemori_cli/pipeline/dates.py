@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
@@ -162,6 +163,21 @@ def _day_of_month(m: re.Match[str], ref: date) -> tuple[str, str] | None:
         return None
 
 
+# "may" is left out: "last may be" is no month
+_MONTH_NAMES = "|".join(m.lower() for m in calendar.month_name[1:] if m != "May")
+
+
+def _named_month(m: re.Match[str], ref: date) -> tuple[str, str]:
+    """"july next year" -> July 2025, "last March" -> the March before the message's month."""
+    month = list(calendar.month_name).index((m["month"] or m["month2"]).capitalize())
+    which = (m["which"] or m["which2"]).lower()
+    if m["year"]:
+        year = ref.year + {"next": 1, "last": -1}.get(which, 0)
+    else:
+        year = ref.year + {"next": month <= ref.month, "last": -(month >= ref.month)}.get(which, 0)
+    return fmt_month(date(year, month, 1)), "in"
+
+
 def _period(m: re.Match[str], ref: date) -> tuple[str, str]:
     which, unit = m["which"].lower(), m["unit"].lower()
     if unit == "year":
@@ -247,6 +263,8 @@ RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (r"(?<=\bon )the (?P<n>[12]?[1-9]|[123]0|31)(?:st|nd|rd|th)\b(?=\s*(?:[,.!;:)]|$)"
          r"|\s+(?:after|before|and|at|when|so|but|because|with|for|to|too|as|we|i|it|this"
          r"|last|which|then)\b)", _day_of_month),
+        (rf"\b(?P<month>{_MONTH_NAMES}) (?P<which>next|last|this) (?P<year>year)\b"
+         rf"|\b(?P<which2>next|last|this) (?P<month2>{_MONTH_NAMES})\b(?! \d)", _named_month),
         (r"\b(?P<which>last|this past|next|this) (?P<unit>week|weekend|month|year)\b", _period),
         (rf"\b(?P<which>last|this past|next|this) (?P<season>{_SEASONS})\b", _season),
         (rf"\b(?P<which>last|this past|next|this) (?P<name>{HOLIDAY_NAMES})\b", _holiday),

@@ -1,7 +1,7 @@
 """Chat shorthand said in plain words, so a stored fact reads as prose: "my fam" -> "my family".
 
 Only words whose plain form is not in doubt are here ("pup" is a word; "prob" may be
-"probably" or "problem"). Asides that say nothing ("lol", "tbh") are dropped.
+"probably" or "problem"). Asides that say nothing ("lol", "tbh", "ngl") are dropped.
 """
 
 from __future__ import annotations
@@ -53,9 +53,11 @@ SHORTHAND = {
 }
 # "I've gotta" -> "I've got to"; otherwise "I gotta" -> "I have to"
 _GOT_TO = re.compile(r"(?:(?<=\bhave )|(?<=\bhas )|(?<='ve )|(?<='s ))gotta\b", re.IGNORECASE)
+_ASIDE = r"(?:lol|lmao|rofl|haha+|tbh|tbf|ngl|imo|imho|fwiw|btw|omg|to be honest)"
+# an aside in brackets goes with them; one outside leaves any bracket it ends ("($240, worth
+# it tbh)" keeps its ")")
 _ASIDES = re.compile(
-    r"\s*[,(]?\s*\b(?:lol|lmao|rofl|haha+|tbh|imo|imho|btw|omg|to be honest)\b\s*\)?"
-    r"(?=[\s,.!?;:]|$)",
+    rf"\s*\(\s*{_ASIDE}\s*\)|\s*,?\s*\b{_ASIDE}\b(?=[\s,.!?;:)]|$)",
     re.IGNORECASE,
 )
 # "my knees hurt though", "we moved to Leeds anyway": a contrast with what came before, which a
