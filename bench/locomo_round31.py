@@ -34,4 +34,8 @@ LINES = [
     "a question naming a car asks for car makers and kinds (\"getting my new car\" finds",
     "\"picked up a used 2022 Kia Niro EV\": the first hand-written set 0.961 -> 0.969), and a",
     "question of how things are now favours the newest hits (the hand-written sets' section).",
+    "Last, offline facts: a month said with next, last or this (\"july next year\", \"last",
+    "March\") is that month of its year, and an aside outside brackets leaves the bracket it",
+    "ends (\"($240, worth it tbh)\" had lost its \")\"): LoCoMo's facts and every quick",
+    "bench unchanged.",
 ]
