@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
@@ -12,6 +11,8 @@ from nemori_cli.pipeline.holidays import YEARS, holiday_named, year_of
 from nemori_cli.pipeline.tense import sentence_of, told_as
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9}
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -164,12 +165,12 @@ def _day_of_month(m: re.Match[str], ref: date) -> tuple[str, str] | None:
 
 
 # "may" is left out: "last may be" is no month
-_MONTH_NAMES = "|".join(m.lower() for m in calendar.month_name[1:] if m != "May")
+_MONTH_NAMES = "|".join(m for m in MONTHS if m != "may")
 
 
 def _named_month(m: re.Match[str], ref: date) -> tuple[str, str]:
     """"july next year" -> July 2025, "last March" -> the March before the message's month."""
-    month = list(calendar.month_name).index((m["month"] or m["month2"]).capitalize())
+    month = MONTHS.index((m["month"] or m["month2"]).lower()) + 1
     which = (m["which"] or m["which2"]).lower()
     if m["year"]:
         year = ref.year + {"next": 1, "last": -1}.get(which, 0)

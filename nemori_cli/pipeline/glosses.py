@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.dates import WEEKDAYS
+from nemori_cli.pipeline.dates import MONTHS, WEEKDAYS
 from nemori_cli.pipeline.kin import FEMALE, MALE
-from nemori_cli.pipeline.named_dates import MONTHS
 from nemori_cli.pipeline.rewrite import word_set
 
 # "Biscuit (our border terrier, a complete menace) ...", "Tom, my manager, ..."

@@ -6,22 +6,8 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from nemori_cli.pipeline.dates import add_months
+from nemori_cli.pipeline.dates import MONTHS, add_months
 
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
 _MONTH_NAME = "(?:" + "|".join(MONTHS) + ")"
 _MONTH = f"(?P<month>{_MONTH_NAME})"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nemori_cli.pipeline.named_dates import MONTHS
+from nemori_cli.pipeline.dates import MONTHS
 from nemori_cli.pipeline.rewrite import word_set
 
 # a capitalised name of up to three words ("Rio de Janeiro"), or a common abbreviation

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.dates import WEEKDAYS
-from nemori_cli.pipeline.named_dates import MONTHS
+from nemori_cli.pipeline.dates import MONTHS, WEEKDAYS
 
 SHORTHAND = {
     "fam": "family",

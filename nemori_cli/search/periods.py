@@ -11,15 +11,16 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from nemori_cli.models import SearchHit
-from nemori_cli.pipeline.dates import COUNT, SAID_DAYS, add_months, count_of, weekday_index
-from nemori_cli.pipeline.holidays import NAMES, YEARS, named_holiday
-from nemori_cli.pipeline.named_dates import (
+from nemori_cli.pipeline.dates import (
+    COUNT,
     MONTHS,
-    NAMED_DAYS,
-    TALKED_AFTER,
-    named_period,
-    named_span,
+    SAID_DAYS,
+    add_months,
+    count_of,
+    weekday_index,
 )
+from nemori_cli.pipeline.holidays import NAMES, YEARS, named_holiday
+from nemori_cli.pipeline.named_dates import NAMED_DAYS, TALKED_AFTER, named_period, named_span
 from nemori_cli.search.turns import terms
 
 Span = tuple[date, date]

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from nemori_cli.pipeline.dates import RULES
-from nemori_cli.pipeline.named_dates import MONTHS
+from nemori_cli.pipeline.dates import MONTHS, RULES
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|since when\b|how long ago\b|(?:in |on )?(?:what|which) (?:year|month|date"
