@@ -59,15 +59,17 @@ def measure(samples: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, floa
     texts = [session_texts(s) for s in samples]
     sums: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     for q in ev.questions(samples, range(len(samples))):
-        answer = ev.content_words(q.answer)
+        answer, stems = ev.content_words(q.answer), ev.content_stems(q.answer)
         if not answer:
             continue
         for name, text in ceilings(q, texts[q.sample]).items():
             recall = len(answer & ev.content_words(text)) / len(answer)
+            by_stem = len(stems & ev.content_stems(text)) / len(stems)
             for split, members in SPLITS.items():
                 if q.sample in members:
                     for group in ("overall", CATEGORIES[q.category]):
                         sums[(split, name, group)].append(recall)
+                        sums[(split, name, f"{group} stems")].append(by_stem)
     out: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     for (split, name, group), values in sums.items():
         out[split][name][group] = sum(values) / len(values)
@@ -81,18 +83,27 @@ def nemori_rows(results: Path) -> dict[str, dict[str, dict[str, float]]]:
     retrieval = json.loads(results.read_text())["retrieval"]
     keys = {"nemori, 1000 words": "ans@1000", "nemori, 2000 words": "ans@2000",
             "nemori, 1000 words + every evidence turn": "ans+ev@1000"}
-    return {split: {name: {g: m[key] for g, m in by["nemori"].items() if key in m}
-                    for name, key in keys.items()}
-            for split, by in retrieval.items()}
+    out = {split: {name: {g: m[key] for g, m in by["nemori"].items() if key in m}
+                   for name, key in keys.items()}
+           for split, by in retrieval.items()}
+    for split, by in retrieval.items():
+        out[split]["nemori, 1000 words"].update(
+            {f"{g} stems": m["stem@1000"] for g, m in by["nemori"].items() if "stem@1000" in m})
+    return out
 
 
 def table(found: dict[str, Any], nemori: dict[str, Any]) -> str:
     """One markdown table: answer recall by split, text and category."""
     groups = ["overall", *CATEGORIES.values()]
+
+    def cell(by: dict[str, float], group: str) -> str:
+        both = [f"{by[g]:.3f}" for g in (group, f"{group} stems") if g in by]
+        return " / ".join(both) or "-"
+
     rows = []
     for split in SPLITS:
         for name, by in [*found[split].items(), *nemori.get(split, {}).items()]:
-            rows.append([split, name, *(f"{by.get(g, float('nan')):.3f}" for g in groups)])
+            rows.append([split, name, *(cell(by, g) for g in groups)])
     return "\n".join(md_table(["split", "text shown", *groups], rows))
 
 
@@ -104,22 +115,30 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     args = p.parse_args(argv)
     found = measure(locomo_data.load_samples(args.data))
-    body = table(found, nemori_rows(Path(args.results)))
+    nemori = nemori_rows(Path(args.results))
+    body = table(found, nemori)
     print(body)
     if not args.no_write:
         every = found["all"]
+        shown = nemori.get("all", {}).get("nemori, 1000 words", {})
         section = (f"{START}\n### Answer recall's ceiling (issue 17)\n\n"
                    "`python bench/locomo_answer_ceiling.py`: answer recall (the share of a gold "
                    "answer's content words in the text shown) of texts chosen with the gold "
                    "evidence in hand, beside nemori's within 1,000 and 2,000 words (from "
-                   "`bench/results/locomo.json`).\n\n" + body + "\n\n"
+                   "`bench/results/locomo.json`). Where a cell holds two figures the second "
+                   "compares words by their Porter stems, as LoCoMo's own scorer compares "
+                   "answer tokens (`task_eval/evaluation.py` in snap-research/locomo).\n\n"
+                   + body + "\n\n"
                    "Many gold answers are not worded in the conversation at all: the whole "
                    f"conversation holds {every['whole conversation']['overall']:.3f} of their "
                    f"content words, the evidence sessions "
                    f"{every['evidence sessions']['overall']:.3f}, the evidence turns "
                    f"{every['evidence turns']['overall']:.3f}. An answer recall of 0.85 within "
                    "1,000 words (issue 17's target) is above what showing every evidence session "
-                   "whole reaches; nemori shows relative dates resolved, which is why its "
+                   "whole reaches by exact words; by stems, the evidence sessions hold "
+                   f"{every['evidence sessions']['overall stems']:.3f} and nemori's 1,000 words "
+                   f"{shown.get('overall stems', 0):.3f}"
+                   ". Nemori shows relative dates resolved, which is why its "
                    "temporal figure is above the evidence turns'. Adding every evidence turn "
                    "to nemori's 1,000 words (more than the budget) bounds what better ranking "
                    "of the same kind of hits could reach.\n" + END)

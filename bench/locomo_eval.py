@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import locomo_data
+import Stemmer
 
 from nemori_cli.answer.budget import hit_text, take_budget
 from nemori_cli.pipeline.rewrite import word_set
@@ -22,6 +23,7 @@ THRESHOLDS = (0.65, 0.75, 0.85)
 POOL = 90  # candidates per ranker before fusion, as Memory.search takes for k=30
 _EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
 _WORD = re.compile(r"[a-z0-9]+")
+_PORTER = Stemmer.Stemmer("porter")
 _STOP = word_set(
     "a an the and or but of to in on at for with by from as is are was were be been being it its "
     "this that these those he she they them his her their him i me my we our you your not no "
@@ -88,13 +90,20 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
+def content_stems(text: str) -> set[str]:
+    """Content words by their Porter stems, as LoCoMo's own scorer compares answer tokens
+    (snap-research/locomo, task_eval/evaluation.py): "cats" is "cat", "hiking" "hike"."""
+    return set(_PORTER.stemWords(sorted(content_words(text))))
+
+
 def score(q: Question, hits: Sequence[Any], evidence_text: str = "") -> dict[str, float]:
     """Evidence and answer recall per budget, hit@5/10 and session recall@5/10 of one list.
 
     Session recall@n: the share of the evidence's sessions among the first n sessions the
     hits come from, in order of first appearance (how one rolls up raw turns to sessions).
     Given the evidence turns' text, also ans+ev@1000: answer recall of the 1000 words with
-    that text added, what no better ranking of the same hits could pass.
+    that text added, what no better ranking of the same hits could pass. stem@1000 is
+    answer recall with words compared by their stems (content_stems).
     """
     out: dict[str, float] = {}
     answer = content_words(q.answer)
@@ -105,6 +114,10 @@ def score(q: Question, hits: Sequence[Any], evidence_text: str = "") -> dict[str
         if answer:
             text = content_words(" ".join(hit_text(h) for h in taken))
             out[f"ans@{b}"] = len(answer & text) / len(answer)
+            if b == 1000:
+                stems = content_stems(q.answer)
+                shown = content_stems(" ".join(hit_text(h) for h in taken))
+                out["stem@1000"] = len(stems & shown) / len(stems)
             if b == 1000 and evidence_text:
                 text |= content_words(evidence_text)
                 out["ans+ev@1000"] = len(answer & text) / len(answer)

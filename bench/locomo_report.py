@@ -192,6 +192,7 @@ ROUND3 = [
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
     *(f"ans@{b}" for b in BUDGETS),
+    "stem@1000",
     "hit@5",
     "hit@10",
     "sess@5",
@@ -251,7 +252,9 @@ def markdown(results: dict[str, Any]) -> str:
         "categories 1-4. **Evidence recall at B words**: hits are taken in rank order while their",
         "title + content fit in B words (stopping at the first that does not); recall is the",
         "share of the question's evidence turns among the `message_ids` of the hits taken.",
-        "**Answer recall**: share of the gold answer's content words in the text taken.",
+        "**Answer recall**: share of the gold answer's content words in the text taken;",
+        "**stem@1000** counts them as LoCoMo's own scorer compares answer tokens, by their",
+        "Porter stems (\"cats\" found as \"cat\").",
         "Baselines, in the same run: raw turns (prefixed with session date and speaker) ranked by",
         "bm25s, by the same embedder (int8 MiniLM), and by RRF of both. Samples 0-4 were used",
         "for tuning; 5-9 are held out.",
