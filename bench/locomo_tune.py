@@ -109,6 +109,7 @@ def evaluate(
     from nemori_cli.memory import Memory
     from nemori_cli.search.focus import refine
     from nemori_cli.search.fusion import fuse, to_hit
+    from nemori_cli.search.periods import query_period
 
     memory = Memory.open(data_dir=root / "data")
     tables: dict[str, dict[str, Any]] = {}
@@ -218,7 +219,9 @@ def evaluate(
             else:
                 ranked = levers.fuse_mixed(cands, pool, 0.0)
             lead = [to_hit(kd, tab[kd][rid], s, episodes.get) for kd, rid, s in ranked]
-        hits = refine(hits, episodes, q.question, qvec, vectors_of, params, lead, q_head)[:K]
+        period = query_period(q.question, None)
+        hits = refine(hits, episodes, q.question, qvec, vectors_of, params, lead, q_head,
+                      period)[:K]
         out.append((q, ev.score(q, hits)))
     per_q_ms = 1000 * (time.perf_counter() - t) / max(1, len(out))
     res = {}

@@ -25,7 +25,7 @@ from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.kinds_named import stand_ins
-from nemori_cli.search.periods import in_period, query_period
+from nemori_cli.search.periods import Period, in_period
 from nemori_cli.search.questions import asks_now, asks_when, recalls_answer
 from nemori_cli.search.turns import (
     best_stretch,
@@ -38,8 +38,6 @@ from nemori_cli.search.turns import (
 from nemori_cli.search.word_families import family_stand_ins
 
 if TYPE_CHECKING:
-    from datetime import date
-
     import numpy as np
 
 VectorsOf = Callable[[str, Sequence[str]], Mapping[str, Any]]  # (kind, doc ids)
@@ -99,7 +97,7 @@ def refine(
     params: FocusParams | None = None,
     lead: Sequence[SearchHit] = (),
     head: int = 0,
-    today: date | None = None,
+    period: Period | None = None,
 ) -> list[SearchHit]:
     """Focus long episodes, rerank every hit by how well its text matches, drop repeats.
 
@@ -110,7 +108,7 @@ def refine(
     already shows is left out. Two hits cut from one episode share its id and differ in
     content and message_ids. Given a second fused ranking
     (lead), the first `head` hits are those it ranks best, the rest as `hits` ranks them.
-    A time relative to `today` ("last week") names a period only when `today` is given.
+    `period`: the time the query names (periods.query_period), which the caller has read.
     """
     import numpy as np
 
@@ -158,7 +156,6 @@ def refine(
         found = standing_in(found, family)  # "allergic" matches "allergies"
         return math.fsum(weights[t] for t in found.intersection(weights)) / total
 
-    period = query_period(query, today)
     time_weight = params.day_weight if period and period.few_days else params.time_weight
     when = params.when_weight if asks_when(query) else 0.0
     other_words = OTHER_WORDS if recalls_answer(query) else min(params.answer_words, OTHER_WORDS)

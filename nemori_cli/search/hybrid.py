@@ -226,7 +226,7 @@ def search(
     )
     best = refine(
         hits, episodes, query, qvec, vectors.embeddings, params=params, lead=lead, head=HEAD,
-        today=day,
+        period=period,
     )
     tops = [
         event_episode(event, [rid for _, rid, _ in fuse({"episode": lists}, FIRST_OF)], episodes)
