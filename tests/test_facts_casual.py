@@ -120,3 +120,25 @@ def test_a_lower_case_sentence_starts_after_a_full_stop_but_not_after_an_ellipsi
     trailing = "I faced all kinds of hurdles... but the worst was self-doubt."
     assert split_sentences(trailing) == [trailing]
     assert split_sentences("I land at 5 p.m. on Friday.") == ["I land at 5 p.m. on Friday."]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("its a secondhand Brompton, M-type 3 speed, picked it up off donedeal for €950",
+         "The user picked up a secondhand Brompton, M-type 3 speed, off donedeal for €950."),
+        ("It's a 2019 Golf, bought it for 9k.", "The user bought a 2019 Golf for 9k."),
+        ("It's my first Garmin, got it for my birthday",
+         "The user got their first Garmin for their birthday."),
+    ],
+)
+def test_a_thing_named_then_what_the_user_did_with_it_is_one_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    "text", ["It's a pity, missed it.", "it's a great book, read it twice",
+             "It's a long story, told it to my mum"],
+)
+def test_a_remark_before_a_dropped_i_names_no_thing_the_user_did(text: str) -> None:
+    assert facts_of(text) == []  # not "The user missed a pity."

@@ -32,6 +32,7 @@ from nemori_cli.pipeline.facts import (
 )
 from nemori_cli.pipeline.offline import OfflineExtractor
 from nemori_cli.pipeline.rewrite import split_sentences, to_third_person
+from nemori_cli.pipeline.salience import DEMONSTRATIVE_PENALTY, salience
 
 SAMPLE_CHATS = Path(__file__).resolve().parent.parent / "sample_chats"
 
@@ -637,3 +638,25 @@ def test_the_same_event_on_two_days_is_two_facts() -> None:
         ("The user ran a half marathon in Berlin.", "6 June 2023"),
     ]
     assert len({f.id for f in facts}) == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "fact"),
+    [
+        ("We played this game Catan - it's a great strategy game where you build settlements.",
+         "Nate played this game Catan."),
+        ("I've been reading this fantasy series called Mistborn.",
+         "Nate has been reading this fantasy series called Mistborn."),
+    ],
+)
+def test_a_demonstrative_the_sentence_names_points_at_something(content: str, fact: str) -> None:
+    assert said(content, name="Nate") == [fact]
+
+
+def test_only_a_demonstrative_naming_nothing_costs_salience() -> None:
+    def cost(with_this: str, with_the: str) -> float:
+        return salience(with_the, "experience") - salience(with_this, "experience")
+
+    assert cost("We loved this little cafe Luigi's.", "We loved the little cafe Luigi's.") == 0
+    assert cost("We loved this little cafe in 2019.", "We loved the little cafe in 2019.") == (
+        DEMONSTRATIVE_PENALTY)

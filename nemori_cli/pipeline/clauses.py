@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.rewrite import is_past
+
 # The speaker as subject or owner; "us" or "ourselves" alone is usually a generic "we".
 SPEAKER = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|we've|we'd|we'll|our)\b", re.IGNORECASE
@@ -79,6 +81,23 @@ _OWN_OPENING = re.compile(
     r"|those)\b",
     re.IGNORECASE,
 )
+
+
+# "its a secondhand Brompton, picked it up yesterday": a thing named (by a name or a number),
+# then what the speaker did with it, the "I" dropped
+_THING_THEN_DEED = re.compile(
+    r"^[Ii]t(?:'s|s| is) (?P<thing>(?:a|an|my|our) (?=[^,]*(?:\b[A-Z]|\d))[^,]+(?:, [^,]+?)?),\s+"
+    r"(?P<verb>[a-z]+) it(?P<particle> (?:up|off|out|back|home|over|in|down))?\b(?P<rest>.*)$"
+)
+
+
+def thing_then_deed(sentence: str) -> str:
+    """"its a 2019 Golf, bought it last month" -> "I bought a 2019 Golf last month"."""
+    m = _THING_THEN_DEED.match(sentence)
+    if m is None or not is_past(m["verb"]):
+        return sentence
+    thing = f"{m['thing']}," if "," in m["thing"] else m["thing"]  # "a Brompton, 3 speed,"
+    return f"I {m['verb']}{m['particle'] or ''} {thing}{m['rest']}"
 
 
 def without_credit(sentence: str) -> str:

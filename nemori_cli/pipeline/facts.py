@@ -13,6 +13,7 @@ from nemori_cli.pipeline.clauses import (
     SECOND_PERSON,
     SPEAKER,
     attach_dangling,
+    thing_then_deed,
     without_addressee,
 )
 from nemori_cli.pipeline.dates import split_dates
@@ -111,7 +112,7 @@ def statements(
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
-    said = sentences_of(message.content)
+    said = [thing_then_deed(s) for s in sentences_of(message.content)]
     sentences = attach_dangling(
         with_places(with_kin(own_words(said) if to_assistant else said, earlier), before)
     )

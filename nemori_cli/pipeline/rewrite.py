@@ -200,9 +200,7 @@ def restore_subject(sentence: str) -> str:
         clause = re.sub(r"^\s*to \w+", "", clause)
     if (word in PROGRESSIVE or word == "going") and not _FINITE.search(clause):
         return f"I'm {lowered}{tail}"  # "Trying to get it fixed" (not "Taking time is vital")
-    past = is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
-        word.endswith("ed") and len(word) > 4 and word not in BASE_ED
-    )
+    past = is_past(word)
     if past and after[:1] and after[0].lower() in {"me", "us"}:
         return f"It {lowered}{tail}"  # "Made me think": the speaker is the object
     return f"I {lowered}{tail}" if past else sentence
@@ -225,6 +223,13 @@ def is_irregular_past(word: str) -> bool:
     return word in IRREGULAR_PAST or any(
         word.startswith(p) and word[len(p):] in IRREGULAR_PAST for p in PAST_PREFIXES
     )
+
+
+def is_past(word: str) -> bool:
+    """Whether a word is a past tense that cannot be a present ("took", "booked"; not "read")."""
+    word = word.lower()
+    return is_irregular_past(word) and word not in AMBIGUOUS_PAST or (
+        word.endswith("ed") and len(word) > 4 and word not in BASE_ED)
 
 
 def _third_person(verb: str) -> str:

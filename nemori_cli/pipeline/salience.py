@@ -28,6 +28,11 @@ _DEMONSTRATIVE = re.compile(
     r"|summer|winter|spring|fall|autumn|time)\b)",
     re.IGNORECASE,
 )
+# "this game Catan", "that app called Notion": a demonstrative the sentence names
+_NAMED_DEMONSTRATIVE = re.compile(
+    r"\b(?:this|that|these|those)(?: (?!(?:in|on|at|for|to|of|from|with|by|and|or)\b)[a-z]+)"
+    r"{1,3}(?: called| named)? (?=[A-Z\d])"
+)
 # "I realized that ...": a "that" opening a clause points at nothing
 _THAT_CLAUSE = re.compile(
     r"\b(?:realiz\w*|learn\w*|know|knew|think|thought|found|believe\w*|said|say|so|sure|now"
@@ -149,7 +154,7 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
         score -= PRONOUN_PENALTY
     if _IT.search(sentence):
         score -= IT_PENALTY
-    if _DEMONSTRATIVE.search(_THAT_CLAUSE.sub("", sentence)):
+    if _DEMONSTRATIVE.search(_THAT_CLAUSE.sub("", _NAMED_DEMONSTRATIVE.sub("", sentence))):
         score -= DEMONSTRATIVE_PENALTY
     if _NAMED.search(sentence):
         score += NAMED_BONUS
