@@ -31,6 +31,7 @@ import locomo_round28
 import locomo_round29
 import locomo_round30
 import locomo_round31
+import locomo_round32
 from docs_section import replace_section
 from locomo_eval import BUDGETS, CATEGORIES, THRESHOLDS
 from md_table import LEVER_HEAD, md_table
@@ -188,6 +189,8 @@ ROUND3 = [
     *locomo_round30.LINES,
     "",
     *locomo_round31.LINES,
+    "",
+    *locomo_round32.LINES,
 ]
 METRICS = (
     *(f"ev@{b}" for b in BUDGETS),
