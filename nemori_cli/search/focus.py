@@ -36,6 +36,7 @@ from nemori_cli.search.turns import (
     terms,
 )
 from nemori_cli.search.word_families import family_stand_ins
+from nemori_cli.search.works_named import asks_works, names_work
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,6 +72,7 @@ class FocusParams:
     # for a question of how things are now ("at the moment", "these days"), added in full to
     # the newest hit of the pool and in part to the others, by their rank in time
     recent_weight: float = 0.2
+    works_weight: float = 0.2  # added to a turn or hit naming a work, for a question of which
 
 
 DEFAULT = FocusParams()
@@ -163,6 +165,12 @@ def refine(
     def dated(text: str) -> float:
         return when if when and names_time(text) else 0.0
 
+    works = params.works_weight if asks_works(query) else 0.0
+    people = {m.name for ep in ep_hits for m in ep.messages if m.name}
+
+    def titled(text: str) -> float:
+        return works if works and names_work(text, people) else 0.0
+
     newest = newness(pool) if asks_now(query) else {}
 
     def matched(h: SearchHit, match: float) -> tuple[float, SearchHit]:
@@ -170,6 +178,7 @@ def refine(
         match += params.lexical_weight * lexical(h.content, h.kind == "fact")
         if newest and h.timestamp:
             match += params.recent_weight * newest.get(h.timestamp, 0.0)
+        match += titled(h.content)
         if h.kind == "fact":
             match += dated(h.content)
             if h.category == "user_profile":
@@ -201,7 +210,7 @@ def refine(
 
         turn = [
             turn_sim(i) + params.lexical_weight * lexical(m.content, is_human(m))
-            + dated(m.content)
+            + dated(m.content) + titled(m.content)
             for i, m in enumerate(msgs)
         ]
         if len(ep.messages) <= params.min_messages or not msgs:
