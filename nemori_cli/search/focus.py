@@ -178,9 +178,8 @@ def refine(
         match += params.lexical_weight * lexical(h.content, h.kind == "fact")
         if newest and h.timestamp:
             match += params.recent_weight * newest.get(h.timestamp, 0.0)
-        match += titled(h.content)
         if h.kind == "fact":
-            match += dated(h.content)
+            match += dated(h.content) + titled(h.content)
             if h.category == "user_profile":
                 match += params.profile_weight
         if period and in_period(period, h):
@@ -226,7 +225,8 @@ def refine(
                      for keep in keeps]
         own[(h.kind, h.id)] = [
             matched(part, max([scale * sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
-                    + max((dated(msgs[i].content) for i in keep), default=0.0))
+                    + max((dated(msgs[i].content) + titled(msgs[i].content) for i in keep),
+                          default=0.0))
             for keep, part in zip(keeps, parts, strict=True)
         ]
 
