@@ -166,7 +166,7 @@ def refine(
         return when if when and names_time(text) else 0.0
 
     works = params.works_weight if asks_works(query) else 0.0
-    people = {m.name for ep in ep_hits for m in ep.messages if m.name}
+    people = {m.name for ep in ep_hits for m in ep.messages if m.name} if works else set()
 
     def titled(text: str) -> float:
         return works if works and names_work(text, people) else 0.0
