@@ -25,7 +25,6 @@ from nemori_cli.pipeline.facts import is_human
 from nemori_cli.pipeline.rewrite import normalise_quotes
 from nemori_cli.search.fusion import RRF_K
 from nemori_cli.search.kinds_named import stand_ins
-from nemori_cli.search.names_asked import asks_who, asks_works, names_someone, names_work
 from nemori_cli.search.periods import Period, in_period
 from nemori_cli.search.questions import asks_now, asks_when, recalls_answer
 from nemori_cli.search.turns import (
@@ -37,6 +36,7 @@ from nemori_cli.search.turns import (
     terms,
 )
 from nemori_cli.search.word_families import family_stand_ins
+from nemori_cli.search.works_named import asks_works, names_work
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,9 +72,7 @@ class FocusParams:
     # for a question of how things are now ("at the moment", "these days"), added in full to
     # the newest hit of the pool and in part to the others, by their rank in time
     recent_weight: float = 0.2
-    # added to a turn or hit naming a work, for a question of which books, films ... ("What
-    # books has Tim read?"), or naming someone, for a question of who
-    name_weight: float = 0.2
+    works_weight: float = 0.2  # added to a turn or hit naming a work, for a question of which
 
 
 DEFAULT = FocusParams()
@@ -167,11 +165,11 @@ def refine(
     def dated(text: str) -> float:
         return when if when and names_time(text) else 0.0
 
-    names = names_work if asks_works(query) else names_someone if asks_who(query) else None
-    people = {m.name for ep in ep_hits for m in ep.messages if m.name} if names else set()
+    works = params.works_weight if asks_works(query) else 0.0
+    people = {m.name for ep in ep_hits for m in ep.messages if m.name} if works else set()
 
     def titled(text: str) -> float:
-        return params.name_weight if names and names(text, people) else 0.0
+        return works if works and names_work(text, people) else 0.0
 
     newest = newness(pool) if asks_now(query) else {}
 

@@ -1,4 +1,4 @@
-"""search/names_asked.py: a question for the names of works or people favours texts naming one."""
+"""search/works_named.py: a question for the names of works favours the texts that name one."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from nemori_cli.models import Fact, utcnow
 from nemori_cli.search.focus import refine
 from nemori_cli.search.fusion import to_hit
-from nemori_cli.search.names_asked import asks_who, asks_works, names_someone, names_work
+from nemori_cli.search.works_named import asks_works, names_work
 
 
 @pytest.mark.parametrize(
@@ -65,26 +65,3 @@ def test_the_fact_naming_a_book_comes_before_one_that_names_none() -> None:
     assert [h.id for h in out] == ["f2", "f1"]
     out = refine(hits, {}, "What has Tim been up to?", np.zeros(4), None)
     assert [h.id for h in out] == ["f1", "f2"]  # the fused order, when no work is asked for
-
-
-@pytest.mark.parametrize(
-    ("question", "who"),
-    [("Who did Maria meet at the shelter?", True), ("With whom did I go hiking?", True),
-     ("What did I do with Maria?", False), ("Where is the man who sold me the car?", False)],
-)
-def test_a_question_of_who_asks_for_someone(question: str, who: bool) -> None:
-    assert asks_who(question) is who
-
-
-def test_someone_named_is_a_capitalised_name_but_a_speakers_and_a_quote_is_no_name() -> None:
-    assert names_someone("Maria met Jean at the shelter.", people={"Maria"})
-    assert not names_someone("Maria met some great people at the shelter.", people={"Maria"})
-    assert not names_someone('We watched "the best film ever" again.')
-
-
-def test_the_fact_naming_someone_comes_first_for_a_question_of_who() -> None:
-    facts = [fact("Maria met a volunteer at the shelter.", 1),
-             fact("Maria met a volunteer called Jean at the shelter.", 2)]
-    hits = [to_hit("fact", f, 1.0, lambda _: None) for f in facts]
-    out = refine(hits, {}, "Who did Maria meet at the shelter?", np.zeros(4), None)
-    assert [h.id for h in out] == ["f2", "f1"]
