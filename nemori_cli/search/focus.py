@@ -72,7 +72,8 @@ class FocusParams:
     # for a question of how things are now ("at the moment", "these days"), added in full to
     # the newest hit of the pool and in part to the others, by their rank in time
     recent_weight: float = 0.2
-    works_weight: float = 0.2  # added to a turn or hit naming a work, for a question of which
+    # added to a turn or hit naming a work, for a question of which books, films, games ...
+    works_weight: float = 0.2
 
 
 DEFAULT = FocusParams()
