@@ -112,12 +112,12 @@ def score(q: Question, hits: Sequence[Any], evidence_text: str = "") -> dict[str
         found = {m for h in taken for m in h.message_ids}
         out[f"ev@{b}"] = len(q.evidence & found) / len(q.evidence)
         if answer:
-            text = content_words(" ".join(hit_text(h) for h in taken))
+            shown = " ".join(hit_text(h) for h in taken)
+            text = content_words(shown)
             out[f"ans@{b}"] = len(answer & text) / len(answer)
             if b == 1000:
                 stems = content_stems(q.answer)
-                shown = content_stems(" ".join(hit_text(h) for h in taken))
-                out["stem@1000"] = len(stems & shown) / len(stems)
+                out["stem@1000"] = len(stems & content_stems(shown)) / len(stems)
             if b == 1000 and evidence_text:
                 text |= content_words(evidence_text)
                 out["ans+ev@1000"] = len(answer & text) / len(answer)
