@@ -208,9 +208,12 @@ def refine(
             rest = [sim(_window_id(ep, i)), *(sim(d) for d in tails.get(i, ()))]
             return max([*own, *(scale * x for x in rest)])
 
+        sims_of = [turn_sim(i) for i in range(len(msgs))]
+        times = [dated(m.content) for m in msgs]  # each turn read once for both rankings
+        works_of = [titled(m.content) for m in msgs]
         turn = [
-            turn_sim(i) + params.lexical_weight * lexical(m.content, is_human(m))
-            + dated(m.content) + titled(m.content)
+            sims_of[i] + params.lexical_weight * lexical(m.content, is_human(m))
+            + times[i] + works_of[i]
             for i, m in enumerate(msgs)
         ]
         if len(ep.messages) <= params.min_messages or not msgs:
@@ -225,9 +228,8 @@ def refine(
             parts = [focused_hit(h, ep, [msgs[i] for i in keep], shown, other_words)
                      for keep in keeps]
         own[(h.kind, h.id)] = [
-            matched(part, max([scale * sim(f"{ep.id}#0"), *(turn_sim(i) for i in keep)])
-                    + max((dated(msgs[i].content) + titled(msgs[i].content) for i in keep),
-                          default=0.0))
+            matched(part, max([scale * sim(f"{ep.id}#0"), *(sims_of[i] for i in keep)])
+                    + max((times[i] + works_of[i] for i in keep), default=0.0))
             for keep, part in zip(keeps, parts, strict=True)
         ]
 
