@@ -27,6 +27,7 @@ def facts_of(text: str) -> list[str]:
         ("My daughter is 5.", "The user's daughter is 5."),
         ("I have two kids.", "The user has two kids."),
         ("I'm definitely a morning person.", "The user is a morning person."),
+        ("I'm more of a cat person.", "The user is more of a cat person."),
     ],
 )
 def test_a_short_statement_about_the_users_life_is_a_fact(text: str, fact: str) -> None:
@@ -49,6 +50,56 @@ def test_lower_case_typing_gives_the_same_facts() -> None:
     assert with_apostrophes("i dont know if ive got time, its late, i.e. Im off") == (
         "I don't know if I've got time, its late, i.e. Im off"  # "its" is a word of its own
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        ("id love to see japan", "I'd love to see japan"),
+        ("ill be in lisbon next week", "I'll be in lisbon next week"),
+        ("rome. its my favourite city", "rome. It's my favourite city"),
+        ("its not far, its so close", "It's not far, it's so close"),
+        # the words themselves
+        ("my id just expired", "my id just expired"),
+        ("i felt ill just before the race", "I felt ill just before the race"),
+        ("ill health", "ill health"),
+        ("the app and its own login", "the app and its own login"),
+    ],
+)
+def test_id_ill_and_its_get_their_apostrophe_only_where_they_are_short_forms(
+    typed: str, plain: str
+) -> None:
+    assert with_apostrophes(typed) == plain
+
+
+def test_a_casual_id_ill_or_its_gives_the_fact_the_typed_out_form_gives() -> None:
+    assert facts_of("id love to visit japan someday") == facts_of(
+        "I'd love to visit Japan someday"
+    ) == ["The user would love to visit Japan someday."]
+    assert facts_of("ill be in lisbon next week for work") == [
+        "The user will be in Lisbon next week for work."
+    ]
+    assert facts_of("we went to Rome last year. its my favourite city") == [
+        "The user went to Rome last year.", "Rome is the user's favourite city."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I guess I'm a morning person now", "The user is a morning person now."),
+        ("honestly id say im more of a cat person", "The user is more of a cat person."),
+        ("I'd say that my favourite city is Porto", "The user's favourite city is Porto."),
+        ("I reckon I've run about 40 marathons", "The user has run about 40 marathons."),
+    ],
+)
+def test_a_hedge_before_what_the_user_tells_of_themself_is_dropped(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+def test_a_hedge_alone_is_still_no_fact() -> None:
+    assert facts_of("I guess so") == []
+    assert facts_of("I suppose we could try the ferry") == []
 
 
 def test_a_country_or_language_typed_in_lower_case_gets_its_capital() -> None:

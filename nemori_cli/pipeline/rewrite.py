@@ -32,6 +32,8 @@ _INTERJECTION = re.compile(
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
     r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
     r"|scratch that|correction|my bad"
+    # a hedge before what the speaker tells of themself: "I guess I'm a morning person now"
+    r"|(?:i (?:guess|suppose|reckon)|i(?:'d| would) say)(?: that)?(?= (?:i|i'm|i've|my|we|our)\b)"
     # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
     r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
     r"|sounds good|(?:wait,? )?(?:sorry,? )?(?:i )?(?:forgot to (?:say|mention)|should have"

@@ -68,7 +68,8 @@ HEALTH = (
     r"|back (?:pain|problems?|issues?)|chronic \w+|(?:doc|doctor|gp|physio) (?:told|said|says)"
 )
 _PROFILE = re.compile(
-    r"\b(?:i(?:'m| am) (?:\w+ly )?(?:a|an) \w+|my name|i(?:'m| am) from|grew up|years old|born in"
+    r"\b(?:i(?:'m| am) (?:\w+ly |(?:more|less|kind|sort|a bit) of )?(?:a|an) \w+"
+    r"|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"

@@ -111,9 +111,42 @@ _BARE = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(APOSTROPHES, key=len, 
                    + r")(?![\w'’-]|\.\w)")  # not the "i" of "i.e."
 
 
+# "id", "ill" and "its" are words too: each is the short form only before a word that cannot
+# follow the word ("id love to", "ill be late", "its not far"; not "my id card", "ill health",
+# "its own", "its late")
+_AFTER_MODAL = (
+    r"be|have|like|love|rather|prefer|say|go|get|do|try|need|want|take|make|bet|guess|imagine"
+    r"|hate|recommend|suggest|appreciate|see|let|send|check|start|keep|tell|ask|call|buy|bring"
+    r"|give|look|use|pick|stick|stay|come|finish|pay|book|probably|definitely|never|always|just"
+    r"|also|still|really|totally|gladly|happily"
+)
+_MODALS = re.compile(rf"(?<![\w'’-])(id|ill)(?= (?:{_AFTER_MODAL})\b)")
+# "felt ill just before the race", "my id just expired": the word itself
+_NOT_MODAL = re.compile(
+    r"\b(?:feel|feels|feeling|felt|fell|fall|falling|was|were|is|am|are|been|be|get|got"
+    r"|getting|so|very|too|quite|seriously|terminally|mentally|critically|taken|looks?|looked"
+    r"|the|my|your|his|her|our|their|an?|this|that|its|user|photo|apple|steam)\W*$",
+    re.IGNORECASE,
+)
+_IT_IS = re.compile(
+    r"(?<![\w'’-])its(?= (?:a|an|the|my|your|our|their|so|not|been|just|really|too|getting"
+    r"|going|gonna|also|still|always|never|probably|definitely|quite|super|actually|literally"
+    r"|because|what|no|nothing|something|finally|like)\b)"
+)
+
+
 def with_apostrophes(text: str) -> str:
     """Restore the apostrophes and the capital I of casual typing: "im sure i cant" -> "I'm
-    sure I can't" (only lower-case forms; "IM" or "Id" are left alone)."""
+    sure I can't", "id love to" -> "I'd love to" (only lower-case forms; "IM" or "Id" are left
+    alone)."""
+    text = _MODALS.sub(
+        lambda m: m.group(1) if _NOT_MODAL.search(m.string[: m.start()])
+        else {"id": "I'd", "ill": "I'll"}[m.group(1)],
+        text,
+    )
+    text = _IT_IS.sub(
+        lambda m: "It's" if re.search(r"(?:^|[.!?]\s+)$", m.string[: m.start()]) else "it's", text
+    )
     return _BARE.sub(lambda m: APOSTROPHES[m.group(0)], text)
 
 
