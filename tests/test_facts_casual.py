@@ -59,6 +59,7 @@ def test_lower_case_typing_gives_the_same_facts() -> None:
         ("ill be in lisbon next week", "I'll be in lisbon next week"),
         ("rome. its my favourite city", "rome. It's my favourite city"),
         ("its not far, its so close", "It's not far, it's so close"),
+        ("as someone whos vegan, weve tried", "as someone who's vegan, we've tried"),
         # the words themselves
         ("my id just expired", "my id just expired"),
         ("i felt ill just before the race", "I felt ill just before the race"),
@@ -193,3 +194,29 @@ def test_a_thing_named_then_what_the_user_did_with_it_is_one_fact(text: str, fac
 )
 def test_a_remark_before_a_dropped_i_names_no_thing_the_user_did(text: str) -> None:
     assert facts_of(text) == []  # not "The user missed a pity."
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("my commute is 2 hrs a day", "The user's commute is 2 hours a day."),
+        ("I'm 34 wks pregnant", "The user is 34 weeks pregnant."),
+        ("did 6 yrs of rotating shifts as an ED nurse",
+         "The user did 6 years of rotating shifts as an ED nurse."),
+    ],
+)
+def test_a_shortened_unit_of_time_is_written_out(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I have a 5 y/o daughter and a 2yo son",
+         "The user has a 5-year-old daughter and a 2-year-old son."),
+        ("my daughter is 7yo", "The user's daughter is 7 years old."),
+        ("yo, i moved to Leeds in march", "The user moved to Leeds in March."),
+    ],
+)
+def test_an_age_as_chat_shortens_it_is_written_out(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]

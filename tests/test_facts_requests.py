@@ -10,6 +10,7 @@ import pytest
 
 from nemori_cli.models import Message
 from nemori_cli.pipeline.facts import Statement, statements
+from nemori_cli.pipeline.subject import restore_subject
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import assistant_facts  # noqa: E402
@@ -276,7 +277,15 @@ def test_a_request_for_work_on_the_conversation_is_not_a_wish(text: str) -> None
          ["The user is a mom of two.", "The user rarely gets time to read."]),
         ("As a teacher, I need some ideas for a class on fractions.", ["The user is a teacher."]),
         ("As someone who hates crowds, which museums in Rome are quiet?",
-         ["The user is someone who hates crowds."]),
+         ["The user hates crowds."]),
+        ("As someone who's lactose intolerant, what can I use instead of milk in baking?",
+         ["The user is lactose intolerant."]),
+        ("As someone who's been vegan for ten years, what protein powder is best?",
+         ["The user has been vegan for ten years."]),
+        ("As someone with a bad knee, what exercises are safe for me?",
+         ["The user has a bad knee."]),
+        ("Being a night owl, how can I get more done in the mornings?",
+         ["The user is a night owl."]),
         # no person, or someone else's role: nothing about the user
         ("As a result, the build takes twice as long now. Can you check the config?", []),
         ("As a reminder, the deadline is Friday, so keep the summary short.", []),
@@ -292,6 +301,11 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
     ("text", "fact"),
     [
         # chat drops the "I" of a statement; to an assistant it is no order
+        ("not a fan of cilantro tbh", "The user is not a fan of cilantro."),
+        ("Big fan of jazz, especially Coltrane.",
+         "The user is a big fan of jazz, especially Coltrane."),
+        ("Not really into horror movies.", "The user is not into horror movies."),
+        ("I'm allergic to penicillin so keep that in mind.", "The user is allergic to penicillin."),
         ("Took a short trip to Rome to clear my mind a little.",
          "The user took a short trip to Rome to clear their mind a little."),
         ("Currently reading Dune and loving it.",
@@ -495,3 +509,10 @@ def test_a_remark_before_the_users_own_clause_is_left_out(text: str, facts: list
 def test_a_household_told_with_we_is_a_fact(text: str, fact: str) -> None:
     assert fact in [s.content for s in said_to_assistant(text)]
     assert fact in facts_of(text)
+
+
+def test_a_bare_into_opening_a_sentence_is_no_taste() -> None:
+    assert restore_subject("Into the woods we went after lunch.") == (
+        "Into the woods we went after lunch."
+    )
+    assert restore_subject("Really into bouldering lately.") == "I'm really into bouldering lately."

@@ -13,13 +13,13 @@ from nemori_cli.pipeline.facts import between_people, is_human, statements
 from nemori_cli.pipeline.requests import IMPERATIVES
 from nemori_cli.pipeline.rewrite import (
     normalise_quotes,
-    restore_subject,
     split_sentences,
     strip_interjections,
     to_third_person,
     word_set,
 )
 from nemori_cli.pipeline.salience import content_words
+from nemori_cli.pipeline.subject import restore_subject
 from nemori_cli.pipeline.titles import meaningful
 
 if TYPE_CHECKING:

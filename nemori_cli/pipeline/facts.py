@@ -25,13 +25,13 @@ from nemori_cli.pipeline.requests import own_words, self_statements, sought
 from nemori_cli.pipeline.rewrite import (
     drop_intensifiers,
     normalise_quotes,
-    restore_subject,
     split_sentences,
     strip_interjections,
     to_third_person,
 )
 from nemori_cli.pipeline.salience import categorize, content_words, salience, short_but_personal
-from nemori_cli.pipeline.slang import plain_words, with_apostrophes, with_calendar_capitals
+from nemori_cli.pipeline.slang import as_typed_out, plain_words
+from nemori_cli.pipeline.subject import restore_subject
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,7 +166,7 @@ def normalise(content: str) -> str:
 def sentences_of(text: str) -> list[str]:
     """A message's sentences, its apostrophes and the capitals of its days and months made
     plain."""
-    return split_sentences(with_name_capitals(with_calendar_capitals(with_apostrophes(text))))
+    return split_sentences(with_name_capitals(as_typed_out(text)))
 
 
 def fact_id(user_id: str, content: str) -> str:

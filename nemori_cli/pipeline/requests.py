@@ -14,8 +14,9 @@ import re
 
 from nemori_cli.pipeline.clauses import NAMED_LIFE_EVENT, OWN_OPENING, OWN_TASTE, REACTION
 from nemori_cli.pipeline.passive import DONE_TO_ME, as_done_to
-from nemori_cli.pipeline.rewrite import restore_subject, strip_interjections, word_set
+from nemori_cli.pipeline.rewrite import strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
+from nemori_cli.pipeline.subject import restore_subject
 
 IMPERATIVES = word_set(
     "act add adjust analyse analyze answer brainstorm build calculate change check choose "
@@ -105,7 +106,9 @@ _RUN_ON_QUESTION = re.compile(
 _RUN_ON_REQUEST = re.compile(
     r",\s+(?=(?:can|could|would|will) you\b|(?:is|are|was|were|does|do|did|can|could|should"
     r"|would|will) (?:that|this|it|there|i|we)\b)"
-    r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)",
+    r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)"
+    # "I'm allergic to penicillin so keep that in mind": a note to the assistant, not news
+    r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)",
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)

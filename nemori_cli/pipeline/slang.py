@@ -49,6 +49,13 @@ SHORTHAND = {
     "hubby": "husband",
     "w/": "with",
     "gotta": "have to",  # after "have", "'ve" or "'s": "got to" (_GOT_TO)
+    "yr": "year",
+    "yrs": "years",
+    "hr": "hour",
+    "hrs": "hours",
+    "wk": "week",
+    "wks": "weeks",
+    "mths": "months",
 }
 # "I've gotta" -> "I've got to"; otherwise "I gotta" -> "I have to"
 _GOT_TO = re.compile(r"(?:(?<=\bhave )|(?<=\bhas )|(?<='ve )|(?<='s ))gotta\b", re.IGNORECASE)
@@ -106,6 +113,8 @@ APOSTROPHES = {
     "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "couldnt": "couldn't",
     "wouldnt": "wouldn't", "shouldnt": "shouldn't", "whats": "what's", "thats": "that's",
     "theres": "there's", "youre": "you're", "theyre": "they're", "cant": "can't",
+    "whos": "who's", "wheres": "where's", "heres": "here's", "weve": "we've", "youve": "you've",
+    "theyve": "they've", "wouldve": "would've", "couldve": "could've", "shouldve": "should've",
 }
 _BARE = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(APOSTROPHES, key=len, reverse=True))
                    + r")(?![\w'’-]|\.\w)")  # not the "i" of "i.e."
@@ -169,3 +178,25 @@ def with_calendar_capitals(text: str) -> str:
     february" -> "on Monday in February"."""
     text = _CALENDAR.sub(lambda m: m.group(0).capitalize(), text)
     return _MAY_MARCH.sub(lambda m: m.group(0).capitalize(), text)
+
+
+# "my 3yo", "a 5 y/o daughter": an age as chat shortens it ("is 7yo" is "is 7 years old")
+_AGE = re.compile(r"\b(\d{1,3}) ?(?:yo|y/o|y\.o\.?)(?![\w/])", re.IGNORECASE)
+_TOLD_AGE = re.compile(r"\b(?:is|am|are|was|were|'s|turned|turns|turning|now)\s*$", re.IGNORECASE)
+
+
+def with_ages_written_out(text: str) -> str:
+    """Write out a shortened age: "my 3yo" -> "my 3-year-old", "she's 7 y/o" -> "she's 7
+    years old"."""
+    return _AGE.sub(
+        lambda m: f"{m[1]} years old" if _TOLD_AGE.search(m.string[: m.start()])
+        else f"{m[1]}-year-old",
+        text,
+    )
+
+
+def as_typed_out(text: str) -> str:
+    """Casual typing made plain before a message is read: its apostrophes, capital I, days,
+    months and ages ("im off to paris in june with my 3yo")."""
+    return with_calendar_capitals(with_apostrophes(with_ages_written_out(text)))
+
