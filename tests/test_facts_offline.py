@@ -67,6 +67,10 @@ def local() -> LocalEmbedder:
     [
         ("I usually go hiking in the Alps in September.", None,
          "The user usually goes hiking in the Alps in September."),
+        ("I hate running on treadmills, I much prefer trails.", None,
+         "The user hates running on treadmills, the user much prefers trails."),
+        ("My partner and I want a weekend away, £600 for both of us.", None,
+         "The user and their partner want a weekend away, £600 for both of them."),
         ("My sister lives in Lyon with her two kids.", None,
          "The user's sister lives in Lyon with her two kids."),
         ("I'm allergic to peanuts.", None, "The user is allergic to peanuts."),

@@ -164,8 +164,8 @@ def normalise(content: str) -> str:
 
 
 def sentences_of(text: str) -> list[str]:
-    """A message's sentences, its apostrophes and the capitals of its days and months made
-    plain."""
+    """A message's sentences, its casual typing made plain (apostrophes, the capitals of
+    days and months, ages: slang.as_typed_out)."""
     return split_sentences(with_name_capitals(as_typed_out(text)))
 
 

@@ -108,12 +108,14 @@ _RUN_ON_REQUEST = re.compile(
     r"|would|will) (?:that|this|it|there|i|we)\b)"
     r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)"
     # "I'm allergic to penicillin so keep that in mind": a note to the assistant, not news
-    r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)",
+    r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)"
+    r"|[,;]?\s+so\s+(?=no\b[^.!?,;]*\b(?:please|pls|plz)\W*$)",  # "..., so no prawns please"
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
 _SUBJECT = re.compile(
-    r"^(?:my|our)\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b", re.IGNORECASE
+    r"^(?:my|our|me and (?:my|our))\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b",
+    re.IGNORECASE,
 )
 
 

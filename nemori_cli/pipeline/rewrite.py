@@ -54,7 +54,7 @@ ADVERBS = word_set(
     "definitely already rarely mostly generally recently finally truly absolutely honestly "
     "seriously literally currently kinda mainly normally typically basically occasionally "
     "constantly regularly certainly personally especially probably simply now then too all "
-    "both once hardly barely gradually slowly luckily last first"
+    "both once hardly barely gradually slowly luckily last first much far rather"
 )
 UNCHANGED = word_set(
     "can cannot could will would shall should may might must did didn't can't couldn't won't "
@@ -250,6 +250,9 @@ class _Rewriter:
                 out.append(f"{self.name} will")
             elif lower in {"i'd", "we'd"}:
                 out.append(f"{self.name} {'had' if nxt in HAD_AFTER else 'would'}")
+            elif lower == "us" and " ".join(t.lower() for t in tokens[max(0, i - 4):i:2]) in {
+                "both of", "all of", "each of", "two of", "three of", "four of"}:
+                out.append("them")  # "for both of us": the user and whoever is with them
             elif lower in {"me", "us"} and not (i + 1 < len(tokens) and tokens[i + 1] == "-"):
                 # "I booked us a class": the user's own object is "themselves", not the user
                 own_object = self.pronoun and _speaker_acts_on_self(tokens, i)

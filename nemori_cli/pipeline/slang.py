@@ -199,4 +199,3 @@ def as_typed_out(text: str) -> str:
     """Casual typing made plain before a message is read: its apostrophes, capital I, days,
     months and ages ("im off to paris in june with my 3yo")."""
     return with_calendar_capitals(with_apostrophes(with_ages_written_out(text)))
-

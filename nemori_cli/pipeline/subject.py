@@ -89,6 +89,8 @@ def restore_subject(sentence: str) -> str:
         return f"I {lowered}{tail}"  # "Love experimenting with spices": a taste, not an order
     if word == "wanna" or word in {"want", "hope", "plan", "need"} and after[:1] == ["to"]:
         return f"I {lowered}{tail}"  # "want to learn piano this year": the speaker's wish
+    if word == "used" and after[:1] == ["to"]:
+        return f"I {lowered}{tail}"  # "Used to play the violin": the speaker's past
     if word in ADJECTIVE_ED or word == "gonna":
         return f"I'm {lowered}{tail}"
     clause = _CLAUSE_END.split(rest[len(word) :], 1)[0]
