@@ -192,6 +192,10 @@ def test_trim_phrase(text: str, expected: str) -> None:
 def test_a_title_between_people_has_no_slack() -> None:
     words = "one two three four five six seven eight nine ten eleven"
     assert trim_phrase(words) == "One two three four five six seven eight nine ten"
+    # ... unless the cut would end on "of": what the phrase is about comes after it
+    assert trim_phrase("The user and their wife are both big fans of jazz") == (
+        "The user and their wife are both big fans of jazz"
+    )
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ TITLE_WORDS = 10
 # between people, where titles are statements, longer titles only took LoCoMo's word budget
 # (docs/benchmarks.md)
 TITLE_SLACK = 3
+DANGLING_SLACK = 2  # a sentence this much longer whose cut would end on "of", "to", ... stays whole
 HUMAN_WORDS = 250  # longer messages are cut in the narrative (the episode keeps them whole)
 OTHER_WORDS = 120  # assistant, system and tool messages
 _REQUEST = re.compile(
@@ -74,9 +75,11 @@ def trim_phrase(text: str, limit: int = TITLE_WORDS, slack: int = 0) -> str:
             if 4 <= len(before) <= limit + slack:
                 breaks.append((len(before), m.start()))
         early = [at for n, at in breaks if n <= limit]
+        # "... are both big fans of jazz": a cut at "of" would drop what the phrase is about
+        dangling = words[limit - 1].lower() in _TRAILING or words[limit].lower() in _TRAILING
         if early:
             text = text[: early[-1]]
-        elif len(words) <= limit + slack:
+        elif len(words) <= limit + max(slack, DANGLING_SLACK if dangling else 0):
             cut_short = False
         else:
             text = text[: breaks[-1][1]] if breaks else " ".join(words[:limit])
