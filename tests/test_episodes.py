@@ -309,6 +309,11 @@ def test_a_time_lasting_until_the_message_says_since_when(text: str, replaced: s
         # the date is what the sentence says ("My interview was." said nothing): in place
         ("My interview was on Friday.", ("My interview was on 5 May 2023.", None)),
         ("My interview was yesterday.", ("My interview was on 7 May 2023.", None)),
+        # one event said to be on a day, in the present: the coming one
+        ("My interview is on Friday.", ("My interview is on 12 May 2023.", None)),
+        ("My flight is on the 14th.", ("My flight is on 14 May 2023.", None)),
+        ("Our anniversary is on the 3rd of June.",
+         ("Our anniversary is on the 3rd of June.", None)),
         ("When I was a kid we went to church on Sunday.",
          ("When I was a kid we went to church on Sunday.", None)),
     ],

@@ -7,7 +7,9 @@ import re
 _FUTURE = re.compile(  # and an arrangement: "I'm flying home on Friday"
     r"'ll\b|\b(?:will|won't|shall|going to|gonna|plan|planning|can't wait|hope|hoping"
     r"|looking forward|next|(?:am|is|are|'m|'re) (?:flying|driving|leaving|heading|visiting"
-    r"|moving|travell?ing|hosting|meeting|starting))\b",
+    r"|moving|travell?ing|hosting|meeting|starting)"
+    # one event said to be on a day: "My interview is on Friday", "the flight's on the 14th"
+    r"|(?:is|'s|are) (?:on|this) (?=(?:the \d|mon|tues|wednes|thurs|fri|satur|sun)))\b",
     re.IGNORECASE,
 )
 _PAST = re.compile(
@@ -33,7 +35,7 @@ def _tells_past(sentence: str, m: re.Match[str]) -> bool:
 # a habit or another time: "we went to church on Sunday when I was a kid" is no one Sunday
 _HABIT = re.compile(
     r"\b(?:used to|every|always|usually|often|when I was|as a (?:kid|child|teen)|back then"
-    r"|years ago|growing up)\b",
+    r"|years ago|growing up|birthday(?! party)|anniversary)\b",
     re.IGNORECASE,
 )
 
