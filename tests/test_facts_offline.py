@@ -71,6 +71,7 @@ def local() -> LocalEmbedder:
          "The user hates running on treadmills, the user much prefers trails."),
         ("My partner and I want a weekend away, £600 for both of us.", None,
          "The user and their partner want a weekend away, £600 for both of them."),
+        ("I no longer drink coffee.", None, "The user no longer drinks coffee."),
         ("My sister lives in Lyon with her two kids.", None,
          "The user's sister lives in Lyon with her two kids."),
         ("I'm allergic to peanuts.", None, "The user is allergic to peanuts."),

@@ -315,6 +315,10 @@ def test_a_role_given_in_passing_is_a_fact_of_its_own(text: str, facts: list[str
          "The user used to play the violin as a kid but gave it up."),
         ("Me and my wife just got back from Lisbon, loved it.",
          "The user and their wife just got back from Lisbon, loved it."),
+        ("No longer vegan, went back to eating fish last year.",
+         "The user is no longer vegan, went back to eating fish last year."),
+        ("No longer eat meat since the diagnosis.",
+         "The user no longer eats meat since the diagnosis."),
         ("Took a short trip to Rome to clear my mind a little.",
          "The user took a short trip to Rome to clear their mind a little."),
         ("Currently reading Dune and loving it.",
@@ -525,3 +529,4 @@ def test_a_bare_into_opening_a_sentence_is_no_taste() -> None:
         "Into the woods we went after lunch."
     )
     assert restore_subject("Really into bouldering lately.") == "I'm really into bouldering lately."
+    assert restore_subject("No longer works for me.") == "No longer works for me."  # a thing

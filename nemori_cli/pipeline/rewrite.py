@@ -55,7 +55,7 @@ ADVERBS = word_set(
     "definitely already rarely mostly generally recently finally truly absolutely honestly "
     "seriously literally currently kinda mainly normally typically basically occasionally "
     "constantly regularly certainly personally especially probably simply now then too all "
-    "both once hardly barely gradually slowly luckily last first much far rather"
+    "both once hardly barely gradually slowly luckily last first much far rather no longer"
 )
 UNCHANGED = word_set(
     "can cannot could will would shall should may might must did didn't can't couldn't won't "

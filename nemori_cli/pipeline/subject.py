@@ -53,6 +53,26 @@ def own_taste(sentence: str) -> str:
     return f"I'm {'not ' if m['neg'] else ''}{what}{sentence[m.end():]}"
 
 
+# "No longer vegan", "No longer eat meat": a state or habit given up, the "I" dropped
+_NO_LONGER = re.compile(r"^no longer (?P<next>[\w'-]+)", re.IGNORECASE)
+_HABIT_VERBS = word_set("eat drink smoke vape live work need use own drive run play go take do")
+
+
+def given_up(sentence: str) -> str:
+    """"No longer vegan" -> "I'm no longer vegan", "No longer eat meat" -> "I no longer eat
+    meat" ("No longer works for me" is said of a thing: it stays)."""
+    m = _NO_LONGER.match(sentence)
+    if m is None:
+        return sentence
+    after = m["next"].lower()
+    lowered = sentence[:1].lower() + sentence[1:]
+    if after in _HABIT_VERBS:
+        return f"I {lowered}"
+    if after.endswith(("s", "ed")) and after not in {"less", "nervous", "jealous", "anxious"}:
+        return sentence
+    return f"I'm {lowered}"
+
+
 _TASTE_OBJECT = re.compile(r"(?:\w+ing|my|our)$", re.IGNORECASE)  # not "Love the pic!"
 
 
@@ -67,8 +87,9 @@ _DROPPED_I_OPENING = (
 def restore_subject(sentence: str) -> str:
     """Give back the "I" that chat drops: "Took a trip to Rome" -> "I took a trip to Rome",
     "Not a fan of cilantro" -> "I'm not a fan of cilantro"."""
-    if (taste := own_taste(sentence)) != sentence:
-        return taste
+    for said in (own_taste, given_up):
+        if (plain := said(sentence)) != sentence:
+            return plain
     m = re.match(_DROPPED_I_OPENING, sentence, re.IGNORECASE)
     if not m or not sentence[:1].isupper():
         return sentence
