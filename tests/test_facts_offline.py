@@ -72,6 +72,13 @@ def local() -> LocalEmbedder:
         ("My partner and I want a weekend away, £600 for both of us.", None,
          "The user and their partner want a weekend away, £600 for both of them."),
         ("I no longer drink coffee.", None, "The user no longer drinks coffee."),
+        # a word between "I" and the verb that is no verb: "almosts", "kinds of" were wrong
+        ("I almost quit my job.", None, "The user almost quit their job."),
+        ("I kind of want to learn the cello.", None, "The user kind of wants to learn the cello."),
+        ("I sort the mail every morning.", None, "The user sorts the mail every morning."),
+        ("I hardly ever drink alcohol.", None, "The user hardly ever drinks alcohol."),
+        ("I pretty much live at the climbing gym.", None,
+         "The user pretty much lives at the climbing gym."),
         ("My sister lives in Lyon with her two kids.", None,
          "The user's sister lives in Lyon with her two kids."),
         ("I'm allergic to peanuts.", None, "The user is allergic to peanuts."),

@@ -55,8 +55,10 @@ ADVERBS = word_set(
     "definitely already rarely mostly generally recently finally truly absolutely honestly "
     "seriously literally currently kinda mainly normally typically basically occasionally "
     "constantly regularly certainly personally especially probably simply now then too all "
-    "both once hardly barely gradually slowly luckily last first much far rather no longer"
+    "both once hardly barely gradually slowly luckily last first much far rather no longer "
+    "almost twice thrice somehow ever def pretty"
 )
+SOFTENERS = frozenset({"kind of", "sort of"})
 UNCHANGED = word_set(
     "can cannot could will would shall should may might must did didn't can't couldn't won't "
     "wouldn't shouldn't was wasn't had hadn't used ought"
@@ -271,6 +273,8 @@ class _Rewriter:
                 out.append("themself" if lower == "myself" else "themselves")
             elif (agree or shared) and tok[:1].isalpha() and (
                 lower in ADVERBS or (lower.endswith("ly") and lower not in LY_VERBS)
+                or "".join(tokens[i:i + 3]).lower() in SOFTENERS  # "I kind of want"
+                or "".join(tokens[max(0, i - 2):i + 1]).lower() in SOFTENERS
             ):
                 out.append(tok)
             elif agree and tok[:1].isalpha():
