@@ -212,3 +212,120 @@ def test_a_remark_before_a_dropped_i_names_no_thing_the_user_did(text: str) -> N
 )
 def test_a_time_or_an_age_as_chat_shortens_it_is_written_out(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My husband's allergic to peanuts, so no nuts please",
+         "The user's husband is allergic to peanuts."),
+        ("My wife's vegetarian and my son's a picky eater",
+         "The user's wife is vegetarian and their son is a picky eater."),
+        ("My sister's getting married in June", "The user's sister is getting married in June."),
+        ("my dad's been retired for years", "The user's dad has been retired for years."),
+        # what is owned stays owned
+        ("My mom's cooking and baking are legendary",
+         "The user's mom's cooking and baking are legendary."),
+        ("I love my son's music.", "The user loves their son's music."),
+    ],
+)
+def test_a_persons_s_that_is_is_or_has_is_written_out(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("You know I moved to Porto last spring", "The user moved to Porto last spring."),
+        ("you know, I've always loved jazz", "The user has always loved jazz."),
+        ("I have never liked olives", "The user has never liked olives."),
+    ],
+)
+def test_a_lasting_taste_told_with_have_is_a_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize("text", ["I've really enjoyed this chat", "I've enjoyed our conversation"])
+def test_liking_the_chat_itself_is_no_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My daughter's turning 8 next month and she's obsessed with dinosaurs, party ideas?",
+         "The user's daughter is turning 8 next month and she's obsessed with dinosaurs."),
+        ("I'm thinking of quitting my job to travel, thoughts?",
+         "The user is thinking of quitting their job to travel."),
+        ("I'm vegan, dinner ideas", "The user is vegan."),
+    ],
+)
+def test_a_closing_ask_named_alone_is_cut_from_the_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+def test_going_to_a_place_is_a_plan_but_going_to_do_something_is_said_in_passing() -> None:
+    assert facts_of("We're going to Lisbon in May with two toddlers, restaurant recs?") == [
+        "The user is going to Lisbon in May with two toddlers."
+    ]
+    assert facts_of("I'm going to the coast next weekend") == [
+        "The user is going to the coast next weekend."
+    ]
+    assert facts_of("I'm going to try out that new recipe") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("The sourdough starter worked, baked my first loaf yesterday",
+         "The user baked their first loaf yesterday."),
+        ("The party was great, met a lot of new people", "The user met a lot of new people."),
+    ],
+)
+def test_after_a_remark_the_i_chat_drops_is_given_back(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm on metformin and lisinopril, can I take ibuprofen?",
+         "The user is on metformin and lisinopril."),
+        ("I'm 6'2 and 95kg, what's a good cutting diet?", "The user is 6'2 and 95kg."),
+        ("hi chatgpt, I'm Priya, a second-year med student at King's College London",
+         "The user is Priya, a second-year med student at King's College London."),
+    ],
+)
+def test_a_medicine_a_build_or_a_greeting_by_name_before_a_statement(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+def test_a_role_given_without_a_comma_is_said_too() -> None:
+    assert facts_of("As a freelance photographer I charge 150 euros an hour for weddings") == [
+        "The user is a freelance photographer.",
+        "The user charges 150 euros an hour for weddings.",
+    ]
+    assert facts_of("As a matter of fact I love it") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Me and the kids are heading to my in-laws in Cork for Christmas",
+         "The user and the kids are heading to their in-laws in Cork for Christmas."),
+        ("me and Sarah are moving to Bristol in May",
+         "The user and Sarah are moving to Bristol in May."),
+        ("Not sure if relevant but I'm colorblind", "The user is colorblind."),
+        ("In case it matters, I'm left-handed", "The user is left-handed."),
+    ],
+)
+def test_me_and_someone_or_a_note_that_it_may_matter_before_a_statement(
+    text: str, fact: str
+) -> None:
+    assert facts_of(text) == [fact]
+
+
+def test_recovering_from_an_operation_is_what_the_user_is_living_with() -> None:
+    assert facts_of("update: the surgery went well, I'm home now recovering") == [
+        "The user is home now recovering."
+    ]

@@ -51,3 +51,30 @@ def test_a_gloss_comes_on_top_of_the_users_own_facts() -> None:
 )
 def test_a_greeting_a_date_or_an_exclamation_is_no_name(text: str) -> None:
     assert not [f for f in facts_of(text) if "is called" in f]
+
+
+@pytest.mark.parametrize(
+    ("text", "gloss"),
+    [
+        ("I emailed my boss, Karen, about Friday", "The user's boss is called Karen."),
+        ("Rewrite this email to my boss, Karen, asking for Friday off.",
+         "The user's boss is called Karen."),
+        ("We adopted our dog, Rex.", "The user's dog is called Rex."),
+        ("my starter, Gaston, has been sluggish", "The user's starter is called Gaston."),
+    ],
+)
+def test_a_name_after_its_gloss_says_who_the_name_is(text: str, gloss: str) -> None:
+    assert gloss in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my sister, Tom and Anna came over",
+        "I invited my sister, Tom, and Anna",
+        "I've had some tough times with my business, Jon.",  # said to Jon
+        "One of my students, Mia, has ADHD and struggles to focus",
+    ],
+)
+def test_a_list_or_an_addressee_after_a_relation_is_not_its_name(text: str) -> None:
+    assert not [f for f in facts_of(text) if "is called" in f]

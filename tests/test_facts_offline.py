@@ -280,6 +280,10 @@ def test_talk_about_the_conversation_itself_is_left_out_of_a_fact() -> None:
         ("I visited the Louvre on my trip to Paris.", "experience"),
         ("I learned Python and Go on my own over two years.", "knowledge"),
         ("I realized that consistency matters more than intensity.", "knowledge"),
+        ("I've been on sertraline since my divorce was finalised.", "user_profile"),
+        # "April" is no medicine ("ramipril"), nor "performing" ("metformin")
+        ("I planted the clay beds in our garden from October to April.", "experience"),
+        ("I'm dreaming of touring the world, performing for different crowds.", "other"),
     ],
 )
 def test_categories(content: str, category: str) -> None:

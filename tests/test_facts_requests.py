@@ -368,6 +368,7 @@ def test_a_question_or_an_order_opening_on_want_or_plan_is_no_fact(text: str) ->
         ("Running keeps me sane.", "Running keeps the user sane."),
         ("Gardening calms me down.", "Gardening calms the user down."),
         ("Yoga is my happy place.", "Yoga is the user's happy place."),
+        ("Cooking feeds my soul.", "Cooking feeds the user's soul."),
         ("I cannot stand horror films.", "The user cannot stand horror films."),
     ],
 )

@@ -23,7 +23,8 @@ OWN_TASTE = re.compile(
     r"|\b(?:special|dear) to me\b|\bcalms? me\b"
     r"|\bkeeps? me (?:sane|calm|grounded|centred|centered)\b"
     r"|\bhelps? me (?:relax|unwind|de-?stress|calm down|recharge|clear my (?:head|mind))\b"
-    r"|\bhow (?:i|we) (?:relax|unwind|de-?stress|recharge)\b",
+    r"|\bhow (?:i|we) (?:relax|unwind|de-?stress|recharge)\b"
+    r"|\b(?:fuels?|feeds?|nourish(?:es)?|lifts?) my soul\b",
     re.IGNORECASE,
 )
 # "Harriet had her baby", "Derek is coeliac", "Tom got engaged": a life event or a condition

@@ -50,7 +50,7 @@ _NO_FACT = re.compile(
     r"|sure|curious) (?:for|to hear|that you|you|of you|about your)"
     r"|i (?:hope|wish|bet|think|guess|believe) (?:you|that you|it'll|it will|so|that's)"
     r"|i(?:'d| would) love to (?:see|hear|know|check|read|learn more about your)"
-    r"|i can't wait to (?:see|hear)"
+    r"|i can't wait to (?:see|hear)|i(?:'ve)? (?:\w+ )?(?:enjoyed|loved) (?:this|our) (?:chat|conv)"
     r"|(?:please|tell me|show me|help me|give me|remind me|thanks|thank you)\b)",
     re.IGNORECASE,
 )

@@ -20,12 +20,27 @@ _GLOSS = re.compile(
     r"(?<![\w'])(?P<name>[A-Z][a-z]+)(?:(?P<paren>\s*\(\s*)|,\s+)(?P<own>my|our)\s+"
     r"(?P<what>[a-z-]+(?: [a-z-]+){0,2}?)\s*(?P<end>[,)])"
 )
+# "my boss, Karen, asked ...", "I adopted our dog, Rex.": the name after its gloss (not a list:
+# "my sister, Tom and Anna came", "my sister, Tom, and Anna"; not one of many, "one of my
+# students, Mia, has ADHD")
+_NAME_AFTER = re.compile(
+    r"(?<![\w'])(?<!\bof )(?P<own>my|our)\s+(?P<what>[a-z-]+(?: [a-z-]+){0,2}?),\s+"
+    r"(?P<name>[A-Z][a-z]+)"
+    r"(?=(?P<verb>,\s+(?:is|was|has|had|keeps|just|always|never|still)\b)?)"
+    r"(?=\s*[,)](?!\s*(?:and|or)\b)|\s*[.!?]*\s*$)"
+)
 _REST_OF_PAREN = re.compile(r"[^)]*\)\s*")
 # the speaker's own people: what is said of them is said of the speaker's life ("Marcus, my
 # youngest, is allergic to peanuts"); of a manager or a nurse, it is theirs
 _FAMILY = FEMALE | MALE | word_set(
     "kid kids child children baby toddler twin youngest eldest oldest middle partner dog cat "
     "puppy pup kitten pet"
+)
+# whom a name after a gloss may be: "my business, Jon." is more often said to Jon
+_PEOPLE = _FAMILY | word_set(
+    "boss manager colleague coworker co-worker neighbour neighbor teacher doctor therapist "
+    "landlord landlady roommate flatmate housemate mentor coach client trainer vet dentist tutor "
+    "bf gf cousin"
 )
 # capitalised words that open a sentence, greet or date it ("Last Tuesday, my gf ..."): no names
 _NOT_NAMES = frozenset(WEEKDAYS) | frozenset(MONTHS) | word_set(
@@ -58,6 +73,10 @@ def glossed(sentence: str) -> tuple[str, list[str]]:
         own = m["own"].capitalize() if m.start() == 0 else m["own"]
         out += [sentence[start:m.start()], f"{own} {what} {m['name']} "]
         start = end
+    for m in _NAME_AFTER.finditer(sentence):
+        # "my starter, Gaston, has been sluggish": a verb after, so no one is spoken to
+        if m["name"].lower() not in _NOT_NAMES and (m["verb"] or m["what"].split()[-1] in _PEOPLE):
+            glosses.append(f"{m['own'].capitalize()} {m['what']} is called {m['name']}.")
     if not out:
         return sentence, glosses
     out.append(sentence[start:].lstrip())

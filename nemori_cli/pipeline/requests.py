@@ -90,7 +90,9 @@ _ASIDE = re.compile(
     r"[,;]\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
     r"|what|how|which|any|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
     r"|(?:what|how|which|where|why|when)(?: \w+)? (?:can|could|should|do|does|would|will)"
-    r" (?:i|we|you)\b))",
+    r" (?:i|we|you)\b"
+    # "..., party ideas?", "..., thoughts?": what the speaker asks for, named alone
+    r"|(?:[\w-]+ ){0,3}(?:ideas|tips|suggestions|recommendations|recs|advice|thoughts)\s*\?*\s*$))",
     re.IGNORECASE,
 )
 # "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
@@ -114,7 +116,8 @@ _RUN_ON_REQUEST = re.compile(
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
 _SUBJECT = re.compile(
-    r"^(?:my|our|me and (?:my|our))\b|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b",
+    r"^(?:my|our|me and (?:my|our|the|(?-i:[A-Z][a-z]+)))\b"
+    r"|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b",
     re.IGNORECASE,
 )
 
@@ -187,6 +190,11 @@ def about_speaker(clause: str) -> bool:
     return bool(_SUBJECT.search(clause) or OWN_TASTE.search(clause))
 
 
+def capitalised(text: str) -> str:
+    """The text with its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
 def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     """The parts of a sentence that may state something about its speaker.
 
@@ -205,16 +213,19 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     if wish := sought(sentence):
         return [*roles, f"I'm looking for {wish}."]
     if is_request(sentence):
-        parts = [p[:1].upper() + p[1:] for p in _SELF_CLAUSE.split(sentence)[1:]]
+        parts = [capitalised(p) for p in _SELF_CLAUSE.split(sentence)[1:]]
     else:
         parts = [sentence]
         main, *own = _OWN_CONCESSION.split(sentence, maxsplit=1) if to_assistant else [""]
         # "Looks great, though I don't eat pork", "I love it, but I'm allergic to nuts"
         if own and (not about_speaker(main) or REACTION.match(main)):
-            parts = [own[0][:1].upper() + own[0][1:]]
+            parts = [capitalised(own[0])]
         remark, *clause = _AFTER_REMARK.split(parts[0], maxsplit=1)
+        if not clause:  # "The starter worked, baked my first loaf": the "I" chat drops
+            remark, *clause = re.split(r",\s+", parts[0], maxsplit=1)
+            clause = [c for c in clause if restore_subject(capitalised(c)) != capitalised(c)]
         if clause and _REMARK.match(remark) and not about_speaker(remark):
-            parts = [clause[0][:1].upper() + clause[0][1:]]
+            parts = [capitalised(clause[0])]
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]

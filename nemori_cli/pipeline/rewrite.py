@@ -20,7 +20,9 @@ _SENTENCE_END = re.compile(
     r"|(?<=\])\s+(?=[\"'(]?[A-Z])|\s*\n+\s*"
 )
 _INTERJECTION = re.compile(
-    r"^(?:(?:hey|hi|hello|yo|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup"
+    # a greeting to the assistant by name: "hi chatgpt, I'm Priya", "hey there"
+    r"^(?:(?:(?:hey|hi|hello)(?: there| chatgpt| gpt| claude| gemini| grok| deepseek| copilot)"
+    r"|hey|hi|hello|yo|wow|whoa|oh|ohh|ah|aw+|yeah|yes|yep|yup"
     r"|no (?:idea|clue|way)(?=\s*[,!.…])"
     # "no, I ..." and "no I ...", not "no one in my family", "NO shellfish pls"
     r"|no(?=\s*[,!.…:;-]|\s+(?:i|i'm|i've|we|you|it|it's|that|that's|this|he|she|they|not"
@@ -34,7 +36,8 @@ _INTERJECTION = re.compile(
     r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
     r"|scratch that|correction|my bad"
     # a hedge before what the speaker tells of themself: "I guess I'm a morning person now"
-    r"|(?:i (?:guess|suppose|reckon)|i(?:'d| would) say)(?: that)?(?= (?:i|i'm|i've|my|we|our)\b)"
+    r"|(?:i (?:guess|suppose|reckon)|i(?:'d| would) say|you know)(?: that)?"
+    r"(?= (?:i|i'm|i've|my|we|our)\b)"
     # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
     r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
     r"|(?:quick|random|silly|dumb|side) (?:question|one|note|thought)|side note"
@@ -43,7 +46,9 @@ _INTERJECTION = re.compile(
     # "A lot's happened since we last chatted - I ...": news to come, no news itself
     r"|(?:so )?(?:a lot|lots|much|tons|loads)(?:'s| has)?(?: been)? (?:happened|happening"
     r"|going on)(?: since (?:we|i) (?:last )?(?:spoke|talked|chatted))?)(?=\s*[,!.…:;—–-])"
-    r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference))"
+    r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference)"
+    r"|(?:just )?in case (?:it|that) (?:matters|helps)|not sure if (?:it's |this is )?relevant"
+    r"(?: but)?)"
     r"\b[\s,!.…:;—–-]*)+",
     re.IGNORECASE,
 )

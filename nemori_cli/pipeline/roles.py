@@ -6,10 +6,11 @@ import re
 
 from nemori_cli.pipeline.rewrite import word_set
 
-# "As a nurse, I ...", "Being a lifelong Arsenal fan, my ...", "As someone who hates crowds, ..."
+# "As a nurse, I ...", "Being a lifelong Arsenal fan, my ...", "As someone who hates crowds, ...",
+# "As a freelance photographer I charge ..." (no comma: the speaker opens what follows)
 _AS_ROLE = re.compile(
-    r"^\W*(?:as|being) (?P<role>(?:an?|someone|somebody|a person) [^,;:.!?]{1,60}?)\s*,\s*"
-    r"(?P<rest>.+)$",
+    r"^\W*(?:as|being) (?P<role>(?:an?|someone|somebody|a person) [^,;:.!?]{1,60}?)"
+    r"(?:\s*,\s*|\s+(?=(?-i:I)(?:'m|'ve|'d|'ll)?\b|(?:my|we)\b))(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # "someone who's lactose intolerant", "someone with a bad knee": what the speaker is or has

@@ -52,10 +52,11 @@ DATED_BONUS = 1.5
 SHORT_PERSONAL_BONUS = 1.0
 TASTE_BONUS = 0.6  # "Nature's always been my haven": few words, but what advice rests on
 CATEGORY_BONUS = {"user_profile": 0.5, "other": 0.0, "experience": -0.3, "knowledge": -0.3}
-# "I'll ask around", "I'm gonna keep going": said in passing more often than lasting
+# "I'll ask around", "I'm gonna keep going": said in passing more often than lasting (a
+# place one is going to is a plan: "I'm going to Lisbon in May", "going to the coast")
 _INTENT = re.compile(
-    r"\b(?:i'll|we'll|i will|we will|i'm gonna|we're gonna|i'm going to|we're going to"
-    r"|i might|i may)\b",
+    r"\b(?:i'll|we'll|i will|we will|i'm gonna|we're gonna|(?:i'm|we're) going to"
+    r"(?! (?-i:[A-Z])| (?:the|a|an|my|our)\b)|i might|i may)\b",
     re.IGNORECASE,
 )
 # a lasting condition of the body, which advice on food, exercise or travel must respect
@@ -66,11 +67,16 @@ HEALTH = (
     r"|hypertension|insomnia|anxiety|depression|ibs|crohn'?s|epilep\w*|eczema|psoriasis"
     r"|(?:bad|weak|dodgy|torn|broken) (?:back|knees?|hips?|shoulders?|ankles?|wrists?)"
     r"|back (?:pain|problems?|issues?)|chronic \w+|(?:doc|doctor|gp|physio) (?:told|said|says)"
+    # a medicine taken for long ("I'm on metformin and lisinopril", "started sertraline")
+    r"|\w{3,}(?:pril|sartan|statin|olol|prazole|dipine|azepam|oxetine|traline|formin|thyroxine)s?\b"
+    r"|insulin|statins?|antidepressants?|blood thinners?|warfarin|inhaler|epipen|birth control"
+    r"|recovering|surgery|post-op|rehab"
 )
 _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:\w+ly |(?:more|less|kind|sort|a bit) of )?(?:a|an) \w+"
     r"|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
+    r"|i(?:'m| am) (?:\d'\d|\d{2,3} ?(?:kg|kgs|lbs?|pounds|cm|stone)\b)"  # "I'm 6'2 and 95kg"
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
@@ -85,7 +91,7 @@ _PROFILE = re.compile(
     r"|(?:don't|do not|never|can't|cannot|no longer|stopped|quit) (?:eat|drink|smoke)\w*"
     r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
     r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)-handed"
-    r"|(?:i|we) (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
+    r"|(?:i|we)(?:'ve| have)? (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
     r"|can(?:'t|not) stand|usually|every (?:day|week|month|year|morning|evening|weekend"
     r"|summer|winter|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
     r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday))",

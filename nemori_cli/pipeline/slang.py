@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.contracted import with_is_written_out
 from nemori_cli.pipeline.dates import MONTHS, WEEKDAYS
 
 SHORTHAND = {
@@ -197,5 +198,7 @@ def with_ages_written_out(text: str) -> str:
 
 def as_typed_out(text: str) -> str:
     """Casual typing made plain before a message is read: its apostrophes, capital I, days,
-    months and ages ("im off to paris in june with my 3yo")."""
-    return with_calendar_capitals(with_apostrophes(with_ages_written_out(text)))
+    months, ages and a person's "'s" that is "is" ("im off to paris in june with my 3yo",
+    "my wife's vegan")."""
+    text = with_calendar_capitals(with_apostrophes(with_ages_written_out(text)))
+    return with_is_written_out(text)
