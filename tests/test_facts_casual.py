@@ -329,3 +329,8 @@ def test_recovering_from_an_operation_is_what_the_user_is_living_with() -> None:
     assert facts_of("update: the surgery went well, I'm home now recovering") == [
         "The user is home now recovering."
     ]
+
+
+def test_where_the_user_is_named_is_a_fact_but_a_meeting_is_not() -> None:
+    assert facts_of("I'm in Canada") == ["The user is in Canada."]
+    assert facts_of("I'm in a meeting") == []

@@ -386,6 +386,9 @@ def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) ->
         ("I suffer from migraines when I stare at screens too long.",
          "The user suffers from migraines when the user stares at screens too long."),
         ("I tore my meniscus playing padel.", "The user tore their meniscus playing padel."),
+        ("I've been sober for 3 years now.", "The user has been sober for 3 years now."),
+        ("I can't swim, so no water sports please.", "The user can't swim."),
+        ("I'm on metformin and lisinopril.", "The user is on metformin and lisinopril."),
     ],
 )
 def test_a_health_condition_told_in_passing_is_a_profile_fact(text: str, fact: str) -> None:

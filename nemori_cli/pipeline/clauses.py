@@ -27,6 +27,13 @@ OWN_TASTE = re.compile(
     r"|\b(?:fuels?|feeds?|nourish(?:es)?|lifts?) my soul\b",
     re.IGNORECASE,
 )
+# "since we last talked", "last time we chatted": the conversation itself, not a fact
+SINCE_WE_TALKED = re.compile(
+    r",?\s*\b(?:(?:ever )?since|(?:the )?last time) (?:we|i) (?:last )?(?:talked|chatted|chats?"
+    r"|spoke|caught up|saw each ?other)\b"
+    r"|,?\s*\bsince (?:my|our) last (?:chat|talk|conversation)\b",
+    re.IGNORECASE,
+)
 # "Harriet had her baby", "Derek is coeliac", "Tom got engaged": a life event or a condition
 # of someone the speaker names, which said to an assistant is about the speaker's people
 # (a product or a place has no baby, diagnosis or wedding)

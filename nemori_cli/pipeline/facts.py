@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow, with_time
+from nemori_cli.pipeline.about_me import items_listed, with_about_me
 from nemori_cli.pipeline.clauses import (
     NAMED_LIFE_EVENT,
     SECOND_PERSON,
+    SINCE_WE_TALKED,
     SPEAKER,
     attach_dangling,
     thing_then_deed,
@@ -56,13 +58,6 @@ _NO_FACT = re.compile(
 )
 MAX_PER_MESSAGE = 3
 MIN_SCORE = 2.1  # on salience's scale
-# "since we last talked", "last time we chatted": the conversation itself, not a fact
-_SINCE_WE_TALKED = re.compile(
-    r",?\s*\b(?:(?:ever )?since|(?:the )?last time) (?:we|i) (?:last )?(?:talked|chatted|chats?"
-    r"|spoke|caught up|saw each ?other)\b"
-    r"|,?\s*\bsince (?:my|our) last (?:chat|talk|conversation)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -122,7 +117,7 @@ def statements(
             found.append((wish, st))
     # a request says less of its speaker than a statement does: it takes a place left over
     order = sorted(range(len(found)), key=lambda i: (found[i][0], -found[i][1].salience))
-    best = set(order[:MAX_PER_MESSAGE])
+    best = set(order[: MAX_PER_MESSAGE + items_listed(message.content)])  # "About me:" lists
     glosses = [st for _, gs in glossed_sentences for g in gs if (st := statement_of(g, message))]
     return [st for i, (_, st) in enumerate(found) if i in best] + glosses  # glosses come extra
 
@@ -133,7 +128,7 @@ def statement_of(
     """One clause as a fact about the message's speaker, or None if it says too little."""
     sentence = strip_interjections(raw, names)
     sentence = re.sub(r"\s*\[shared an? [^\]]*\]\s*", " ", sentence)
-    sentence = _SINCE_WE_TALKED.sub("", sentence).strip()
+    sentence = SINCE_WE_TALKED.sub("", sentence).strip()
     sentence = restore_subject(without_addressee(sentence))
     if not qualifies(sentence):
         return None
@@ -164,9 +159,8 @@ def normalise(content: str) -> str:
 
 
 def sentences_of(text: str) -> list[str]:
-    """A message's sentences, its casual typing made plain (apostrophes, the capitals of
-    days and months, ages: slang.as_typed_out)."""
-    return split_sentences(with_name_capitals(as_typed_out(text)))
+    """A message's sentences, typed plain (slang.as_typed_out), "About me:" items said whole."""
+    return with_about_me(split_sentences(with_name_capitals(as_typed_out(text))))
 
 
 def fact_id(user_id: str, content: str) -> str:

@@ -1,0 +1,55 @@
+"""What a user lists under "About me:" is stated whole: each item is a fact of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemori_cli.models import Message
+from nemori_cli.pipeline.about_me import as_said
+from nemori_cli.pipeline.facts import statements
+
+
+def facts_of(text: str) -> list[str]:
+    message = Message(id="m", role="user", content=text)
+    return [s.content for s in statements(message, to_assistant=True)]
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ("live in Austin", "I live in Austin."),
+        ("vegetarian", "I'm vegetarian."),
+        ("training for a half marathon", "I'm training for a half marathon."),
+        ("a nurse", "I'm a nurse."),
+        ("two kids (8 and 11)", "I have two kids (8 and 11)."),
+        ("a dog named Rex", "I have a dog named Rex."),
+        ("Diet: vegetarian", "My diet is vegetarian."),
+        ("I work nights", "I work nights."),
+    ],
+)
+def test_a_listed_item_is_said_with_its_i(item: str, said: str) -> None:
+    assert as_said(item) == said
+
+
+def test_every_item_of_an_about_me_list_is_a_fact_before_the_request() -> None:
+    assert facts_of(
+        "Some background about me:\n- 29, software dev\n- live in Austin\n- vegetarian\n"
+        "- training for a half marathon\nCan you make me a weekly meal plan?"
+    ) == [
+        "The user is 29, software dev.",
+        "The user lives in Austin.",
+        "The user is vegetarian.",
+        "The user is training for a half marathon.",
+    ]
+
+
+def test_a_numbered_list_about_me_is_read_too() -> None:
+    assert facts_of("A bit about me:\n1. I am 29\n2) work in finance\n3. love hiking") == [
+        "The user is 29.",
+        "The user works in finance.",
+        "The user loves hiking.",
+    ]
+
+
+def test_a_list_under_another_heading_is_not_about_the_user() -> None:
+    assert facts_of("Ingredients:\n- two eggs\n- vegetarian stock\n- live yoghurt") == []
