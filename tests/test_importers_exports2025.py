@@ -12,7 +12,9 @@ from cli_runner import cli
 
 from nemori_cli.errors import ImportFormatError
 from nemori_cli.importers import FORMATS, expand_paths, open_source
-from nemori_cli.models import Conversation
+from nemori_cli.importers.chatgpt import profile_text
+from nemori_cli.models import Conversation, Message, stable_id
+from nemori_cli.pipeline.facts import statements
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 GPT = FIXTURES / "chatgpt2025"
@@ -61,6 +63,28 @@ def test_chatgpt_2025_drops_hidden_nodes_custom_instructions_and_system_messages
     assert conv.messages[-1].role == "user"  # current_node is the last question
 
 
+def test_chatgpt_custom_instructions_about_the_user_are_one_message_of_theirs() -> None:
+    convs = read(GPT / "conversations-000.json")[1]
+    about = convs[stable_id("about-me", "I am a nurse in Leeds.")]
+    assert about.title == "About me (ChatGPT custom instructions)"
+    assert [(m.role, m.content) for m in about.messages] == [("user", "I am a nurse in Leeds.")]
+    assert about.messages[0].timestamp is not None  # when the chat it came with began
+
+
+def test_chatgpt_profile_fields_read_as_an_about_me_list() -> None:
+    raw = ("The user provided the following information about themselves. This user profile is "
+           "shown to you in all conversations they have.\nUser profile:\n```Preferred name: "
+           "Elin\nRole: Machine operator\nOther Information: I live in Malmo with two cats.\n"
+           "I love cross-country skiing.```")
+    text = profile_text(raw)
+    assert text == ("About me:\n- Preferred name: Elin\n- Role: Machine operator\n\n"
+                    "I live in Malmo with two cats.\nI love cross-country skiing.")
+    facts = [s.content for s in statements(Message(id="m", role="user", content=text),
+                                           to_assistant=True)]
+    assert "The user's role is Machine operator." in facts
+    assert "The user lives in Malmo with two cats." in facts
+
+
 def test_chatgpt_2025_keeps_the_tree_order_when_an_answer_is_stamped_early() -> None:
     conv = read(GPT / "conversations-000.json")[1][PIANO]
     first, answer = conv.messages[:2]
@@ -80,7 +104,8 @@ def test_chatgpt_2025_sharded_zip_reads_every_shard_once(tmp_path: Path) -> None
     source = open_source(str(archive))
     ids = [c.id for c in source.conversations()]
     assert source.format == "chatgpt"
-    assert ids == [PIANO, "68e7a100-0002-8000-9000-00000000c002",
+    about_me = stable_id("about-me", "I am a nurse in Leeds.")  # its shard's custom instructions
+    assert ids == [PIANO, "68e7a100-0002-8000-9000-00000000c002", about_me,
                    "68e7a100-0004-8000-9000-00000000c004"]
     assert [(s.conversation_id, s.reason) for s in source.skipped] == [
         ("68e7a100-0003-8000-9000-00000000c003", "no message tree (mapping)"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from nemori_cli.importers.base import (
@@ -18,7 +19,7 @@ from nemori_cli.importers.base import (
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
-from nemori_cli.models import Conversation, to_iso
+from nemori_cli.models import Conversation, stable_id, to_iso
 
 NAME = "chatgpt"
 DESCRIPTION = "ChatGPT data export: conversations.json, conversations-*.json shards, or the .zip"
@@ -30,6 +31,13 @@ _HIDDEN_TYPES = {
     "thoughts", "reasoning_recap", "user_editable_context", "model_editable_context",
     "execution_output", "system_error", "sonic_webpage", "computer_output",
 }
+# user_profile: a preamble for the model, then the user's words fenced after "User profile:"
+# (older exports: after "... about themselves:"); newer ones label each field
+_PROFILE_FENCE = re.compile(r"User profile:\s*```(.*?)```", re.DOTALL)
+_PROFILE_PREAMBLE = re.compile(r"^The user provided the following information about themselves\W*")
+_PROFILE_FIELD = re.compile(r"^\s*(?P<label>Preferred name|Role|Other Information|More about you)"
+                            r"\s*:\s*(?P<value>\S.*)$", re.IGNORECASE)
+_FREE_FIELDS = {"other information", "more about you"}
 _CITATION = re.compile("\ue200[^\ue201]*\ue201")  # private-use markers around inline citations
 # Pointers to uploaded or generated files, written where a part's text would be.
 _ASSET = re.compile(r"^\s*(?:sediment|file-service)://\S*\s*$")
@@ -41,7 +49,9 @@ def matches(doc: JsonDoc) -> bool:
 
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
-    """Yield each conversation's visible branch."""
+    """Yield each conversation's visible branch, then what the user told about themself in
+    custom instructions ("What would you like ChatGPT to know about you?"), once per text."""
+    told: dict[str, datetime | None] = {}  # each profile text and the first chat it was in
     for record in object_records(doc, sink, "conversation"):
         conv_id = first_str(record, "conversation_id", "id")
         try:
@@ -49,8 +59,45 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
         except Broken as exc:
             sink.skip(conv_id, str(exc))
             continue
+        when = try_time(record.get("create_time"))
+        for text in custom_profiles(record.get("mapping")):
+            seen = told.get(text)
+            told[text] = when if seen is None or (when is not None and when < seen) else seen
         if conv is not None:
             yield conv
+    for text, when in told.items():
+        key = stable_id("about-me", text)
+        about = sink.build(key, [Turn("user", text, None, when, key)], created_at=when,
+                           title="About me (ChatGPT custom instructions)",
+                           metadata={"format": NAME, "source": "custom instructions"})
+        if about is not None:
+            yield about
+
+
+def custom_profiles(mapping: Any) -> list[str]:
+    """The texts the user wrote about themself in custom instructions, as a message of theirs."""
+    nodes = mapping.values() if isinstance(mapping, dict) else ()
+    contents = (obj(obj(obj(n).get("message")).get("content")) for n in nodes)
+    raws = (c.get("user_profile") for c in contents
+            if c.get("content_type") == "user_editable_context")
+    return [text for raw in raws if isinstance(raw, str) and (text := profile_text(raw))]
+
+
+def profile_text(raw: str) -> str:
+    """The user's own words in a user_profile field, without ChatGPT's preamble; the newer
+    fields ("Preferred name: ...", "Role: ...") as an "About me:" list."""
+    if m := _PROFILE_FENCE.search(raw):
+        raw = m[1]
+    elif m := _PROFILE_PREAMBLE.match(raw):
+        raw = raw[m.end() :]
+    items, rest = [], []
+    for line in raw.strip().splitlines():
+        field = _PROFILE_FIELD.match(line)
+        if field and field["label"].lower() not in _FREE_FIELDS:
+            items.append(f"- {field['label']}: {field['value']}")
+        elif line.strip():
+            rest.append(field["value"] if field else line.strip())
+    return "\n".join(["About me:", *items, "", *rest] if items else rest).strip()
 
 
 def _conversation(record: dict[str, Any], conv_id: str | None, sink: Sink) -> Conversation | None:
