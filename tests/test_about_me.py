@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from test_facts_casual import facts_of
 
-from nemori_cli.models import Message
 from nemori_cli.pipeline.about_me import as_said
-from nemori_cli.pipeline.facts import statements
-
-
-def facts_of(text: str) -> list[str]:
-    message = Message(id="m", role="user", content=text)
-    return [s.content for s in statements(message, to_assistant=True)]
 
 
 @pytest.mark.parametrize(
