@@ -334,3 +334,16 @@ def test_recovering_from_an_operation_is_what_the_user_is_living_with() -> None:
 def test_where_the_user_is_named_is_a_fact_but_a_meeting_is_not() -> None:
     assert facts_of("I'm in Canada") == ["The user is in Canada."]
     assert facts_of("I'm in a meeting") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Here's my situation: I'm 38, I have about 20k in savings. Should I pay off the car?",
+         "The user is 38, the user has about 20k in savings."),
+        ("Here's the thing, I hate flying", "The user hates flying."),
+    ],
+)
+def test_a_heres_my_situation_opener_leaves_the_statement(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+    assert facts_of("Here's a photo of my cat") == []

@@ -48,7 +48,8 @@ _INTERJECTION = re.compile(
     r"|going on)(?: since (?:we|i) (?:last )?(?:spoke|talked|chatted))?)(?=\s*[,!.…:;—–-])"
     r"|fyi|for context|for (?:the )?record|for reference|for your (?:information|reference)"
     r"|(?:just )?in case (?:it|that) (?:matters|helps)|not sure if (?:it's |this is )?relevant"
-    r"(?: but)?)"
+    r"(?: but)?|here(?:'s| is) (?:my|the|some) (?:situation|thing|deal|context|background"
+    r"|backstory))"
     r"\b[\s,!.…:;—–-]*)+",
     re.IGNORECASE,
 )
