@@ -20,6 +20,7 @@ from nemori_cli.pipeline.contracted import with_is_written_out
         ("My husband’s allergic to shellfish", "My husband is allergic to shellfish"),
         ("my best friend's got a new job", "my best friend has got a new job"),
         ("btw my name's Sam", "btw my name is Sam"),
+        ("My mother-in-law's visiting for two weeks", "My mother-in-law is visiting for two weeks"),
     ],
 )
 def test_the_s_of_a_clause_opening_on_a_person_is_their_verb(text: str, plain: str) -> None:

@@ -12,7 +12,7 @@ import re
 from nemori_cli.pipeline.rewrite import word_set
 
 _OWNER = re.compile(
-    r"(?<![\w'’-])(?:(?:my|our|his|her|their) (?:[a-z]+ ){0,2}[a-z]+|mom|mum|dad|grandma|grandpa)"
+    r"(?<![\w'’-])(?:(?:my|our|his|her|their) (?:[a-z-]+ ){0,2}[a-z-]+|mom|mum|dad|grandma|grandpa)"
     r"['’]s (?=([\w-]+)(?: ([\w-]+))?)",
     re.IGNORECASE,
 )
