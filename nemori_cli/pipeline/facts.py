@@ -261,7 +261,7 @@ def _best_earlier(vectors: np.ndarray, i: int) -> int | None:
 # Single-valued attributes: a newer statement replaces an older one with another value.
 PLACE = r"(?P<value>[A-Z][\w&-]*(?:(?: of| de| upon)? [A-Z][\w&-]*)*)"  # "City of Austin"
 # the verbs that set a home or an employer, in both tables below
-_LIVES = r"\b(?:lives|living|live|is based|settled) in"
+_LIVES = r"\b(?:lives|living|live|is based|based|settled) in"
 _MOVED = r"\b(?:moved|relocated)"
 _WORKS = r"(?:works|working|work|started|joined|is employed)"
 # "wrapped their first two weeks at Kinetic Health" (not "had their first day at Disneyland")
@@ -272,9 +272,11 @@ ATTRIBUTES = {
     "residence": (
         re.compile(rf"{_LIVES} (?:the )?{PLACE}"),
         re.compile(rf"{_MOVED}(?: from [A-Z][\w-]*(?: [A-Z][\w-]*)*)? to {PLACE}"),
+        re.compile(rf"{_MOVED} into (?:a|the|their)(?: new)? (?:flat|apartment|house) in {PLACE}"),
     ),
     "employer": (
         re.compile(rf"\b(?:{_WORKS}|job) (?:at|for) (?:the )?{PLACE}"),
+        re.compile(rf"\b(?:started|joined|got|took|landed) an?(?: new)? job (?:at|with) {PLACE}"),
         re.compile(rf"{_FIRST_AT} (?:the )?{PLACE}"),
     ),
     "occupation": (  # "works as a nurse", "started a new job as a data analyst"
