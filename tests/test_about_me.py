@@ -47,3 +47,10 @@ def test_a_numbered_list_about_me_is_read_too() -> None:
 
 def test_a_list_under_another_heading_is_not_about_the_user() -> None:
     assert facts_of("Ingredients:\n- two eggs\n- vegetarian stock\n- live yoghurt") == []
+
+
+def test_an_empty_item_is_passed_over() -> None:
+    assert facts_of("About me:\n- .\n- vegetarian\n-  \n- live in Austin") == [
+        "The user is vegetarian.",
+        "The user lives in Austin.",
+    ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from nemori_cli.pipeline.rewrite import word_set
+from nemori_cli.pipeline.rewrite import capitalised, word_set
 from nemori_cli.pipeline.roles import is_person
 from nemori_cli.pipeline.subject import restore_subject
 
@@ -22,7 +22,7 @@ _HEADING = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
-_NUMBER = re.compile(r"^\s*\d{1,2}[.)]$")
+_NUMBER = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])$")  # a marker alone: "1." split off, "-" empty
 _OWN = re.compile(r"^(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.IGNORECASE)
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{1,20}):\s*(?P<value>\S.*)$")
 _HAD = re.compile(r"^(?:\d+|two|three|four|five|six|a|an|one)\s+(?P<noun>[a-z-]+)", re.IGNORECASE)
@@ -37,11 +37,11 @@ def as_said(item: str) -> str:
     """One listed item as the user would say it whole: "live in Austin" -> "I live in
     Austin.", "a nurse" -> "I'm a nurse.", "two kids" -> "I have two kids."."""
     item = item.strip().rstrip(".;,")
-    if _OWN.match(item):
-        return f"{item[:1].upper()}{item[1:]}."
+    if not item or _OWN.match(item):
+        return f"{capitalised(item)}." if item else ""
     if m := _LABELLED.match(item):
         return f"My {m['label'].lower()} is {m['value']}."
-    head = item[:1].upper() + item[1:]
+    head = capitalised(item)
     if (restored := restore_subject(head)) != head:
         return f"{restored}."
     first = item.split(maxsplit=1)[0].lower()
@@ -59,7 +59,7 @@ def listed(sentences: list[str]) -> list[tuple[str, bool]]:
     listing = numbered = False
     for sentence in sentences:
         if listing and _NUMBER.match(sentence):
-            numbered = True  # "1." split off as a sentence of its own: its item follows
+            numbered = True  # "1." split off as a sentence of its own: an item may follow
             continue
         bullet = _BULLET.match(sentence)
         if listing and (bullet or numbered):
@@ -74,7 +74,7 @@ def listed(sentences: list[str]) -> list[tuple[str, bool]]:
 
 def with_about_me(sentences: list[str]) -> list[str]:
     """The sentences with each item listed under an "About me:" heading said whole."""
-    return [as_said(s) if item else s for s, item in listed(sentences)]
+    return [said for s, item in listed(sentences) if (said := as_said(s) if item else s)]
 
 
 def items_listed(text: str) -> int:

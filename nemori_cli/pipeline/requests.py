@@ -14,7 +14,7 @@ import re
 
 from nemori_cli.pipeline.clauses import NAMED_LIFE_EVENT, OWN_OPENING, OWN_TASTE, REACTION
 from nemori_cli.pipeline.passive import DONE_TO_ME, as_done_to
-from nemori_cli.pipeline.rewrite import strip_interjections, word_set
+from nemori_cli.pipeline.rewrite import capitalised, strip_interjections, word_set
 from nemori_cli.pipeline.roles import said_role
 from nemori_cli.pipeline.subject import restore_subject
 
@@ -188,11 +188,6 @@ def about_speaker(clause: str) -> bool:
     or as the one whose taste it tells ("Blue's my fave")."""
     clause = restore_subject(strip_interjections(clause))
     return bool(_SUBJECT.search(clause) or OWN_TASTE.search(clause))
-
-
-def capitalised(text: str) -> str:
-    """The text with its first letter in upper case."""
-    return text[:1].upper() + text[1:]
 
 
 def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:

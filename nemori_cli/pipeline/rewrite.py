@@ -10,6 +10,11 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def capitalised(text: str) -> str:
+    """The text with its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
 _ABBREVIATIONS = ("mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "approx", "no", "jr",
                   "a.m", "p.m", "u.s", "u.k")
 # end punctuation, then a new sentence; casual typing starts it in lower case ("it was
