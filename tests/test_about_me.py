@@ -54,3 +54,15 @@ def test_an_empty_item_is_passed_over() -> None:
         "The user is vegetarian.",
         "The user lives in Austin.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Me: 35M, 180cm, 90kg. Goal: lose fat", "The user is 35M, 180cm, 90kg."),
+        ("About me - vegan, two kids", "The user is vegan, two kids."),
+        ("About me: I'm 41, a nurse in Leeds.", "The user is 41, a nurse in Leeds."),
+    ],
+)
+def test_a_heading_with_its_item_on_one_line_is_said_whole(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]

@@ -347,3 +347,18 @@ def test_where_the_user_is_named_is_a_fact_but_a_meeting_is_not() -> None:
 def test_a_heres_my_situation_opener_leaves_the_statement(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]
     assert facts_of("Here's a photo of my cat") == []
+
+
+def test_a_dropped_im_before_unemployed_is_given_back() -> None:
+    assert facts_of("Currently unemployed, looking for remote work in UX") == [
+        "The user is currently unemployed, looking for remote work in UX."
+    ]
+
+
+def test_an_update_on_something_is_news_not_a_request_to_update_it() -> None:
+    news = "ok so update on the job hunt: got the offer from Stripe!! starting in March"
+    assert facts_of(news) == [
+        "The user got the offer from Stripe.",
+        "The user is starting in March.",
+    ]
+    assert facts_of("update the code to use async") == []

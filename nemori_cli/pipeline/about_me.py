@@ -21,6 +21,8 @@ _HEADING = re.compile(
     r"\s*:?$",
     re.IGNORECASE,
 )
+# "Me: 35M, 180cm, 90kg", "About me - vegan, two kids": the heading and its item on one line
+_INLINE = re.compile(r"^(?:about me|me)\s*(?::|\s[-–])\s*(?P<item>\S.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
 _NUMBER = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])$")  # a marker alone: "1." split off, "-" empty
 _OWN = re.compile(r"^(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.IGNORECASE)
@@ -67,7 +69,9 @@ def listed(sentences: list[str]) -> list[tuple[str, bool]]:
             numbered = False
             continue
         listing, numbered = bool(_HEADING.match(sentence.strip())), False
-        if not listing:
+        if inline := _INLINE.match(sentence.strip()):
+            out.append((inline["item"], True))
+        elif not listing:
             out.append((sentence, False))
     return out
 

@@ -31,6 +31,8 @@ IMPERATIVES = word_set(
 )
 _LEAD = re.compile(r"^(?:(?:please|pls|ok|okay|now|also|and|then|just|so|alright)\b[\s,]*)+",
                    re.IGNORECASE)
+# "update on the job hunt: got the offer": news, not "update the code"
+_NEWS = re.compile(r"^update (?:on|about) [^:]{1,40}:", re.IGNORECASE)
 # "Built me ...", "Get us ...": a verb whose object is the speaker opens a request
 _VERB_ME = re.compile(r"^[A-Za-z]+ (?:me|us)\b", re.IGNORECASE)
 # "I want the calculator to ...", "I'd like the summary as ...": a request about the work
@@ -179,8 +181,8 @@ def is_request(sentence: str) -> bool:
     the user."""
     text = _LEAD.sub("", sentence.strip())
     first = text.split(maxsplit=1)[0].lower().rstrip(",:") if text.split() else ""
-    return (first in IMPERATIVES or bool(_VERB_ME.match(text)) or bool(_WANT_WORK.match(text))
-            or bool(_QUESTION.match(text)))
+    return ((first in IMPERATIVES and not _NEWS.match(text)) or bool(_VERB_ME.match(text))
+            or bool(_WANT_WORK.match(text)) or bool(_QUESTION.match(text)))
 
 
 def about_speaker(clause: str) -> bool:

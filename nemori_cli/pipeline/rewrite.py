@@ -58,7 +58,12 @@ _INTERJECTION = re.compile(
     r"\b[\s,!.…:;—–-]*)+",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^(?:[A-Za-z]+ ){0,3}[A-Za-z]+:\s+(?=\S)")  # "Unrelated: ...", "Update: ..."
+# "Unrelated: ...", "Update: ...", "update on the job hunt: ..."
+_LABEL = re.compile(
+    r"^(?:(?:[A-Za-z]+ ){0,3}[A-Za-z]+|(?:an? |quick |small |big )?update (?:on|about) [^:]{1,40})"
+    r":\s+(?=\S)",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 
 ADVERBS = word_set(

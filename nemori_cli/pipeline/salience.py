@@ -76,7 +76,7 @@ _PROFILE = re.compile(
     r"\b(?:i(?:'m| am) (?:\w+ly |(?:more|less|kind|sort|a bit) of )?(?:a|an) \w+"
     r"|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
-    r"|i(?:'m| am) (?:\d'\d|\d{2,3} ?(?:kg|kgs|lbs?|pounds|cm|stone)\b)"  # "I'm 6'2 and 95kg"
+    r"|i(?:'m| am) (?:\d'\d|\d{2,3} ?(?:kg|kgs|lbs?|pounds|cm|stone)\b|\d\d[mf]\b)"  # "6'2", "35M"
     r"|(?:live|lives|living|moved|move|moving|relocat\w*|based) (?:in|to|from)\b"
     r"|i(?:'m| am) (?:currently )?in (?:the )?(?-i:[A-Z])"  # "For context I'm in the UK"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"

@@ -31,7 +31,7 @@ _CLAUSE_END = re.compile(r"[,;:(]|\s[-–—]+\s")  # "Researching agencies - it
 ADJECTIVE_ED = word_set(
     "tired excited bored scared married interested blessed stressed pleased thrilled amazed "
     "surprised worried delighted exhausted relieved overwhelmed inspired motivated determined "
-    "obsessed impressed stoked psyched pumped engaged divorced"
+    "obsessed impressed stoked psyched pumped engaged divorced unemployed"
 )
 # "Not a fan of cilantro", "Big fan of jazz", "Really into bouldering": a taste, the "I'm" dropped
 _TASTE_OPENING = re.compile(
