@@ -362,3 +362,16 @@ def test_an_update_on_something_is_news_not_a_request_to_update_it() -> None:
         "The user is starting in March.",
     ]
     assert facts_of("update the code to use async") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm not a morning person at all", "The user is not a morning person at all."),
+        ("I don't have a car", "The user doesn't have a car."),
+        ("we don't have kids yet", "The user doesn't have kids yet."),
+    ],
+)
+def test_what_the_user_is_not_or_does_without_is_a_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+    assert facts_of("I don't have time for this") == []

@@ -73,7 +73,7 @@ HEALTH = (
     r"|recovering|surgery|post-op|rehab"
 )
 _PROFILE = re.compile(
-    r"\b(?:i(?:'m| am) (?:\w+ly |(?:more|less|kind|sort|a bit) of )?(?:a|an) \w+"
+    r"\b(?:i(?:'m| am) (?:not )?(?:\w+ly |(?:more|less|kind|sort|a bit) of )?(?:a|an) \w+"
     r"|my name|i(?:'m| am) from|grew up|years old|born in"
     r"|i(?:'m| am) \d{1,2}(?= *(?:[,.;!]|and\b|$))"  # "I'm 45 and planning to retire"
     r"|i(?:'m| am) (?:\d'\d|\d{2,3} ?(?:kg|kgs|lbs?|pounds|cm|stone)\b|\d\d[mf]\b)"  # "6'2", "35M"
@@ -93,6 +93,9 @@ _PROFILE = re.compile(
     # what the user cannot do or take, which advice must respect: "I can't swim"
     r"|can(?:'t|not) (?:swim|drive|cook|ski|skate|dance|ride|handle|tolerate|digest)\b"
     r"|sober|sobriety"
+    # what the user does without, which advice must respect: "I don't have a car"
+    r"|(?:don't|do not|never) (?:have|own) (?:a |an |any )?(?:car|kids|children|pets?|dog|cat"
+    r"|garden|tv|microwave|oven|dishwasher|driving licen[cs]e|licen[cs]e)\b"
     r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
     r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)-handed"
     r"|(?:i|we)(?:'ve| have)? (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
