@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.clauses import OWN_OPENING
 from nemori_cli.pipeline.rewrite import capitalised, word_set
 from nemori_cli.pipeline.roles import is_person
 from nemori_cli.pipeline.subject import restore_subject
@@ -25,7 +26,7 @@ _HEADING = re.compile(
 _INLINE = re.compile(r"^(?:about me|me)\s*(?::|\s[-–])\s*(?P<item>\S.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
 _NUMBER = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])$")  # a marker alone: "1." split off, "-" empty
-_OWN = re.compile(r"^(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.IGNORECASE)
+_OWN = re.compile(rf"^{OWN_OPENING}", re.IGNORECASE)
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{1,20}):\s*(?P<value>\S.*)$")
 _HAD = re.compile(r"^(?:\d+|two|three|four|five|six|a|an|one)\s+(?P<noun>[a-z-]+)", re.IGNORECASE)
 VERBS = word_set(
