@@ -20,6 +20,9 @@ from nemori_cli.pipeline.contracted import with_is_written_out
         ("My husband’s allergic to shellfish", "My husband is allergic to shellfish"),
         ("my best friend's got a new job", "my best friend has got a new job"),
         ("btw my name's Sam", "btw my name is Sam"),
+        ("my dad's never been to Paris", "my dad has never been to Paris"),
+        ("my son's just started school", "my son has just started school"),
+        ("my son's just 5", "my son is just 5"),
         ("My mother-in-law's visiting for two weeks", "My mother-in-law is visiting for two weeks"),
     ],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from nemori_cli.pipeline.kin import is_or_has
 from nemori_cli.pipeline.rewrite import word_set
 
 _OWNER = re.compile(
@@ -74,5 +75,5 @@ def with_is_written_out(text: str) -> str:
         named = m[0][:-3].lower().endswith("name")  # "my name's Sam"
         if not _CLAUSE_OPENS.search(text[: m.start()]) or not (named or is_predicate(m[1], m[2])):
             return m[0]
-        return f"{m[0][:-3]} {'has' if m[1].lower() in _HAS else 'is'} "
+        return f"{m[0][:-3]} {is_or_has(text[m.end():].split()[:6])} "
     return _OWNER.sub(written, text)

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from nemori_cli.models import Message
-from nemori_cli.pipeline.rewrite import word_set
+from nemori_cli.pipeline.rewrite import is_past, word_set
+from nemori_cli.pipeline.subject import ADJECTIVE_ED
 
 FEMALE = word_set(
     "sister mom mother mum wife girlfriend daughter grandma grandmother aunt niece "
@@ -40,7 +41,9 @@ _NAMED_ONE = re.compile(
     re.IGNORECASE,
 )
 _OPENING = re.compile(r"^([Ss]he|[Hh]e)(?:(?P<s>'s)|(?P<ll>'ll)|(?P<d>'d))?\b")
-_HAS = word_set("been got gotten had done gone never already just")
+_HAS = word_set("been got gotten had done gone")
+# between "'s" and its verb: "She's never been", "my son's just started"
+_BETWEEN = word_set("never already just always still also ever really finally recently only")
 _GENDERED = re.compile(r"\b(?:she|he|her|him)\b", re.IGNORECASE)
 
 
@@ -144,9 +147,19 @@ def fits(relative: str, pronoun: str) -> bool:
     return relative in EITHER or relative in (FEMALE if pronoun == "She" else MALE)
 
 
+def is_or_has(following: Sequence[str]) -> str:
+    """What a contracted "'s" is before these words: "has" before "been" or "got", or a past
+    after an adverb ("She's never been", "my son's just started school"), else "is" ("She's
+    just 5", "my dad's retired", "my mom's always tired")."""
+    words = [w.lower().strip(",.;!?") for w in following]
+    at = next((i for i, w in enumerate(words) if w not in _BETWEEN), len(words))
+    verb = words[at] if at < len(words) else ""
+    past = at > 0 and is_past(verb) and verb not in ADJECTIVE_ED
+    return "has" if verb in _HAS or past else "is"
+
+
 def verb_of(m: re.Match[str], rest: str) -> str:
     """The contraction written out for a noun subject: "She's" -> " is" (or " has")."""
     if m["s"]:
-        following = (rest.split() or [""])[0].lower()
-        return " has" if following in _HAS else " is"
+        return f" {is_or_has(rest.split())}"
     return " will" if m["ll"] else " would" if m["d"] else ""
