@@ -66,3 +66,39 @@ def test_an_empty_item_is_passed_over() -> None:
 )
 def test_a_heading_with_its_item_on_one_line_is_said_whole(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ("Lives in Lisbon.", "I live in Lisbon."),
+        ("User is vegetarian.", "I am vegetarian."),
+        ("Is a software engineer at Spotify", "I am a software engineer at Spotify."),
+        ("The user's sister lives in Lyon.", "My sister lives in Lyon."),
+        ("User also enjoys bouldering", "I also enjoy bouldering."),
+        ("Studies law at UCL", "I study law at UCL."),
+        ("Watches anime on Fridays", "I watch anime on Fridays."),
+        ("User moved to Berlin in 2023.", "I moved to Berlin in 2023."),
+        ("User doesn't drink alcohol.", "I don't drink alcohol."),
+        ("User is citing page ranges in their bibliography", "I am citing page ranges in my "
+         "bibliography."),
+    ],
+)
+def test_an_item_written_of_the_user_is_said_by_them(item: str, said: str) -> None:
+    assert as_said(item) == said
+
+
+@pytest.mark.parametrize(
+    "item", ["User directive for future drafts: no musical terms", "Sam is a nurse in Leeds",
+             "He leads a team of six", "His daughter Leela is 7"],
+)
+def test_an_item_of_someone_or_something_else_stays_as_written(item: str) -> None:
+    assert as_said(item) == f"{item}."
+
+
+def test_a_third_person_profile_gives_the_users_facts() -> None:
+    assert facts_of("About me:\n- User's wife is named Ana.\n- Has a dog named Bolt.\n"
+                    "- Works as a nurse and likes hiking.") == [
+        "The user's wife is named Ana.", "The user has a dog named Bolt.",
+        "The user works as a nurse and likes hiking.",
+    ]

@@ -107,7 +107,7 @@ def test_chatgpt_null_times_come_from_neighbours_or_the_conversation(chatgpt) ->
 
 def test_chatgpt_skips_conversations_without_a_tree_or_text(chatgpt) -> None:
     _, convs, skipped = chatgpt
-    assert len(convs) == 6  # five chats and the custom instructions' "about me"
+    assert len(convs) == 7  # five chats, the custom instructions and ChatGPT's memory
     assert [(s.conversation_id, s.reason) for s in skipped] == [
         ("6a1f0c2e-0006-4b7e-9d55-6f3c1a2b3c06", "no message tree (mapping)"),
         ("6a1f0c2e-0007-4b7e-9d55-6f3c1a2b3c07", "empty conversation"),
@@ -198,7 +198,7 @@ def test_chatgpt_strict_mode_names_the_broken_conversation() -> None:
 
 def test_scan_reports_counts_range_and_skips() -> None:
     report = scan(open_source(str(CHATGPT / "conversations.json")))
-    assert (report.format, report.conversations, report.messages) == ("chatgpt", 6, 19)
+    assert (report.format, report.conversations, report.messages) == ("chatgpt", 7, 20)
     assert report.first == utc(2024, 6, 1, 9, 0, 10)
     assert report.last == utc(2024, 6, 5, 9, 1)
     assert [s.reason for s in report.skipped] == ["no message tree (mapping)", "empty conversation"]

@@ -139,10 +139,11 @@ def test_claude_folder_with_manifest_and_zips_imports_each_conversation_once(
     assert [Path(p).name for p in paths] == [
         "data-2025-12-02-08-00-00-batch-0000.zip", "data-2025-12-02-08-00-00-batch-0001.zip",
     ]
-    assert read_all(paths) == [KITCHEN, CYCLING]
+    memory = stable_id("memory", "claude", "")  # the first batch's memories.json
+    assert read_all(paths) == [KITCHEN, memory, CYCLING]
     manifest = str(claude_download / "manifest-7f3e2a10.json")
     assert expand_paths([manifest]) == paths  # the manifest stands for its zips
-    assert read_all(expand_paths([manifest, *paths])) == [KITCHEN, CYCLING]
+    assert read_all(expand_paths([manifest, *paths])) == [KITCHEN, memory, CYCLING]
 
 
 def test_claude_manifest_with_a_missing_part_says_which(claude_download: Path) -> None:

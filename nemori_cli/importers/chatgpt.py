@@ -16,6 +16,7 @@ from nemori_cli.importers.base import (
     normalize_role,
     obj,
 )
+from nemori_cli.importers.chatgpt_memory import MemoryNotes
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch, latest_leaf
@@ -50,9 +51,12 @@ def matches(doc: JsonDoc) -> bool:
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
     """Yield each conversation's visible branch, then what the user told about themself in
-    custom instructions ("What would you like ChatGPT to know about you?"), once per text."""
+    custom instructions ("What would you like ChatGPT to know about you?"), once per text, and
+    what ChatGPT kept in its memory about them."""
     told: dict[str, datetime | None] = {}  # each profile text and the first chat it was in
+    memory = MemoryNotes()
     for record in object_records(doc, sink, "conversation"):
+        memory.add(record)
         conv_id = first_str(record, "conversation_id", "id")
         try:
             conv = _conversation(record, conv_id, sink)
@@ -72,6 +76,8 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
                            metadata={"format": NAME, "source": "custom instructions"})
         if about is not None:
             yield about
+    if (remembered := memory.conversation(sink)) is not None:
+        yield remembered
 
 
 def custom_profiles(mapping: Any) -> list[str]:

@@ -17,6 +17,7 @@ from nemori_cli.importers.base import (
     items,
     normalize_role,
 )
+from nemori_cli.importers.claude_memory import is_memory, memory_conversations
 from nemori_cli.importers.payload import JsonDoc, object_records
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.importers.tree import branch
@@ -24,8 +25,8 @@ from nemori_cli.models import Conversation, to_iso
 
 NAME = "claude"
 DESCRIPTION = (
-    "Claude.ai data export: conversations.json (old and new layout), the .zip, or the "
-    "manifest-*.json of a multi-part download"
+    "Claude.ai data export: conversations.json (old and new layout), memories.json, the .zip, "
+    "or the manifest-*.json of a multi-part download"
 )
 INPUT = "json"
 
@@ -39,15 +40,19 @@ _PLACEHOLDER = re.compile(
 
 
 def matches(doc: JsonDoc) -> bool:
-    """Recognise conversation objects with `chat_messages`."""
+    """Recognise conversation objects with `chat_messages` (or memories.json's records)."""
     return doc.kind != "lines" and any(
-        isinstance(r, dict) and "chat_messages" in r for r in doc.head
+        isinstance(r, dict) and ("chat_messages" in r or is_memory(r)) for r in doc.head
     )
 
 
 def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
-    """Yield each conversation, its messages' text blocks, artifacts and attachment text."""
+    """Yield each conversation, its messages' text blocks, artifacts and attachment text (and
+    what Claude keeps in its memory about the user, from memories.json)."""
     for record in object_records(doc, sink, "conversation"):
+        if is_memory(record):
+            yield from memory_conversations(record, sink, doc.source)
+            continue
         conv_id = first_str(record, "uuid", "id")
         try:
             messages = record.get("chat_messages")

@@ -107,12 +107,25 @@ def _walk(top: str) -> list[str]:
         rel = os.path.relpath(folder, top)
         parts = () if rel == "." else tuple(rel.split(os.sep))
         for name in names:
-            if name.startswith(".") or name.lower() in zipped.COMPANIONS:
+            if name.startswith(".") or (name.lower() in zipped.COMPANIONS
+                                        and not _claude_memory(os.path.join(folder, name))):
                 continue
             path = os.path.join(folder, name)
             if os.path.splitext(name)[1].lower() in EXTENSIONS or _sniffed(path, name):
                 files.append(((*parts, name), path))
     return [path for _, path in sorted(files)]
+
+
+def _claude_memory(path: str) -> bool:
+    """Whether a companion file is Claude's memories.json, which holds what Claude kept about
+    the user."""
+    if os.path.basename(path).lower() != zipped.MEMORIES:
+        return False
+    try:
+        with open(path, "rb") as f:
+            return zipped.holds_memory(f.read(1 << 16))
+    except OSError:
+        return False
 
 
 def _sniffed(path: str, name: str) -> bool:

@@ -29,12 +29,22 @@ COMPANIONS = frozenset({
     "prod-mc-auth-mgmt-api.json", "prod-mc-billing.json",
     "thread.json",  # Jan's thread title and settings, read beside its messages.jsonl
 })
+MEMORIES = "memories.json"
+
+
+def holds_memory(head: bytes) -> bool:
+    """Whether the start of a memories.json is Claude's memory of the user (read, unlike the
+    other companions)."""
+    return b'"conversations_memory"' in head
 
 
 def plan_zip(payload: Payload, plan_member: Callable[[Payload], Plan]) -> Plan:
-    """Plan a zip export: its conversations*.json files (else every readable file in it)."""
+    """Plan a zip export: its conversations*.json files (else every readable file in it), and
+    Claude's memories.json."""
     with _open(payload) as archive:
         members = _members(archive.namelist())
+        members += [n for n in archive.namelist() if posixpath.basename(n).lower() ==
+                    MEMORIES and n not in members and holds_memory(_head(archive, n))]
         if not members:
             raise payload.error("no conversations.json (or other chat file) in the zip archive")
         first = plan_member(_member(payload, archive, members[0]))
@@ -68,6 +78,14 @@ def _members(names: list[str]) -> list[str]:
             and posixpath.basename(n).lower() not in COMPANIONS
         ]
     return sorted(chosen)
+
+
+def _head(archive: zipfile.ZipFile, name: str) -> bytes:
+    try:
+        with archive.open(name) as member:
+            return member.read(1 << 16)
+    except (zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError, OSError):
+        return b""
 
 
 def _hidden(name: str) -> bool:

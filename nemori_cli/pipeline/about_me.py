@@ -3,7 +3,9 @@
 People paste a short profile before a request ("Some background about me:" then "- 29,
 software dev", "- live in Austin", "- vegetarian", "- Diet: no pork"). Each item drops its
 "I": a verb's item is "I live in Austin", a person's "I'm a nurse", a thing had "I have two
-kids", a label's "My diet is no pork", anything else "I'm vegetarian".
+kids", a label's "My diet is no pork", anything else "I'm vegetarian". Items written of the
+user ("Lives in Lisbon", "User is vegetarian", "The user's sister lives in Lyon": a profile in
+the third person, as ChatGPT's memory keeps it) are said in the first person.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import re
 
 from nemori_cli.pipeline.clauses import OWN_OPENING
-from nemori_cli.pipeline.rewrite import capitalised, word_set
+from nemori_cli.pipeline.rewrite import capitalised, is_past, word_set
 from nemori_cli.pipeline.roles import is_person
 from nemori_cli.pipeline.subject import restore_subject
 
@@ -34,13 +36,35 @@ VERBS = word_set(
     "eat drink use know read write walk cycle swim travel go do make need want care hike climb "
     "paint sing dance"
 )
+# verbs whose "-s" form opens an item written of the user ("Designs websites"), though their
+# plain form would open a noun ("design lead")
+_THIRD_VERBS = VERBS | word_set(
+    "plan attend follow support collect practice practise volunteer struggle suffer take keep "
+    "watch listen value avoid dislike lift bake manage lead rent commute identify find wish hope "
+    "believe think spend aim try seek mentor coach tutor create build develop design research "
+    "operate host organize organise raise wear meditate visit"
+)
+_BE_HAVE = {"is": "am", "has": "have", "does": "do", "was": "was", "had": "had",
+            "isn't": "am not", "doesn't": "don't", "hasn't": "haven't", "wasn't": "wasn't",
+            "didn't": "didn't", "can": "can", "can't": "can't", "cannot": "cannot",
+            "will": "will", "won't": "won't", "would": "would", "should": "should"}
+_ADVERBS = word_set(
+    "also often usually recently currently now really mostly sometimes still always never "
+    "frequently regularly typically generally primarily mainly occasionally already"
+)
+_THE_USER = re.compile(r"^(?:the )?user(?P<owned>'s?)?\s+(?=\S)", re.IGNORECASE)
+# an item that opens on someone else: "Sam is a nurse", "He leads a team", "His son is 7"
+_SOMEONE = re.compile(r"^(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)? (?:is|was|has|had)\b"
+                      r"|(?i:he|she|they|it|his|her|their|its|this|that)\b)")
+_THEIR = re.compile(r"\b(?:their|theirs|themselves)\b")
 
 
 def as_said(item: str) -> str:
     """One listed item as the user would say it whole: "live in Austin" -> "I live in
     Austin.", "a nurse" -> "I'm a nurse.", "two kids" -> "I have two kids."."""
     item = item.strip().rstrip(".;,")
-    if not item or _OWN.match(item):
+    item = first_person(item) or item  # a second verb keeps its "s": it reads right of them
+    if not item or _OWN.match(item) or _THE_USER.match(item) or _SOMEONE.match(item):
         return f"{capitalised(item)}." if item else ""
     if m := _LABELLED.match(item):
         return f"My {m['label'].lower()} is {m['value']}."
@@ -53,6 +77,45 @@ def as_said(item: str) -> str:
     if (m := _HAD.match(item)) and not is_person(f"a {m['noun']}"):
         return f"I have {item}."
     return f"I'm {item}."
+
+
+def first_person(item: str) -> str | None:
+    """An item written of the user said by them ("User is vegetarian" -> "I am vegetarian",
+    "Lives in Lisbon" -> "I live in Lisbon", "The user's sister ..." -> "My sister ..."), or
+    None when it is not written of them."""
+    if m := _THE_USER.match(item):
+        rest = item[m.end() :]
+        if m["owned"]:
+            return f"My {rest}"
+        words = rest.split(" ")
+        verb = next((i for i, w in enumerate(words) if w.lower() not in _ADVERBS), len(words))
+        plain = base_form(words[verb]) if verb < len(words) else None
+        if plain is None and not (verb < len(words) and is_past(words[verb])):
+            return None  # "User directive for ...": not a sentence of what the user does
+        if plain is not None:
+            words[verb] = plain
+        return _THEIR.sub(lambda t: {"their": "my", "theirs": "mine"}.get(t[0], "myself"),
+                          "I " + " ".join(words))
+    first, _, rest = item.partition(" ")
+    plain = base_form(first)
+    if plain is None or not (first.lower() in _BE_HAVE or plain in _THIRD_VERBS):
+        return None
+    return f"I {plain} {rest}".rstrip()
+
+
+def base_form(verb: str) -> str | None:
+    """The first person's form of a third person's verb ("lives" -> "live", "is" -> "am",
+    "studies" -> "study"), or None when the word is no such verb."""
+    lower = verb.lower()
+    if lower in _BE_HAVE:
+        return _BE_HAVE[lower]
+    if not lower.isalpha() or not lower.endswith("s") or lower.endswith(("ss", "us", "is")):
+        return None
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if lower.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return lower[:-2]
+    return lower[:-1]
 
 
 def listed(sentences: list[str]) -> list[tuple[str, bool]]:
