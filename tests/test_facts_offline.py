@@ -124,6 +124,8 @@ def test_first_person_statements_are_rewritten_about_the_speaker(
          ["Jon is trying to get Jon's old bike fixed before the summer."]),
         ("Taking time for ourselves is vital for my family.", "Jon",
          ["Taking time for themselves is vital for Jon's family."]),
+        # the gerund is the subject of "must": no "I'm" was dropped before it
+        ("Wow, learning about the connections between them must be so cool.", "Audrey", []),
         ("On another note, I just adopted a pup from a shelter!", "Maria",
          ["Maria just adopted a pup from a shelter."]),
         ("Last week I retook the driving test, and I feel ready for the road.", "John",

@@ -397,6 +397,24 @@ def test_a_health_condition_told_in_passing_is_a_profile_fact(text: str, fact: s
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm training for a marathon.", "The user is training for a marathon."),
+        ("I'm learning Spanish.", "The user is learning Spanish."),
+        ("We're renovating our kitchen.", "The user is renovating their kitchen."),
+        ("I'm saving up for a house.", "The user is saving up for a house."),
+    ],
+)
+def test_a_pursuit_under_way_is_a_profile_fact_however_short(text: str, fact: str) -> None:
+    # two words said of it were too few to count before; advice must fit it all the same
+    assert [(s.content, s.category) for s in said_to_assistant(text)] == [(fact, "user_profile")]
+
+
+def test_learning_from_what_was_said_is_no_pursuit() -> None:
+    assert said_to_assistant("I'm learning a lot from this.") == []
+
+
+@pytest.mark.parametrize(
     "text", ["Love the blue vase in the pic!", "Took me a while to find the setting."]
 )
 def test_a_reaction_or_the_user_as_object_is_no_taste(text: str) -> None:

@@ -23,8 +23,8 @@ PROGRESSIVE = word_set(
 )
 # a finite verb after the gerund makes it the subject: "Taking time for us is vital"
 _FINITE = re.compile(
-    r"\b(?:is|was|are|were|has|have|had|can|could|will|would|should|makes|made|helps|helped"
-    r"|gives|gave|brings|brought|keeps|kept|feels|seems|sounds|means|takes|lets|becomes)\b",
+    r"\b(?:is|was|are|were|has|have|had|can|could|will|would|should|must|might|makes|made"
+    r"|helps|helped|gives|gave|brings|brought|keeps|kept|feels|seems|sounds|means|takes|lets|becomes)\b",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[,;:(]|\s[-–—]+\s")  # "Researching agencies - it's been a dream"
