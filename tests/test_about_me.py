@@ -102,3 +102,28 @@ def test_a_third_person_profile_gives_the_users_facts() -> None:
         "The user's wife is named Ana.", "The user has a dog named Bolt.",
         "The user works as a nurse and likes hiking.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My budget: around 2000 euros.", "The user's budget is around 2000 euros."),
+        ("My goal: run a sub-4 marathon this year.",
+         "The user's goal is to run a sub-4 marathon this year."),
+        ("Plan a trip for us. My kids: Tom (8) and Ana (5).",
+         "The user's kids are Tom (8) and Ana (5)."),
+        # after a request to write something, the user's own field is still theirs
+        ("Write a cover letter for this job: Senior Analyst at Monzo. My experience: 6 years "
+         "at Deloitte as a consultant.",
+         "The user's experience is 6 years at Deloitte as a consultant."),
+        ("Write a cover letter for this job: Senior Analyst at Monzo. My background: 6 years "
+         "at Deloitte.", "The user has 6 years at Deloitte."),
+    ],
+)
+def test_a_field_of_the_users_own_typed_into_a_request_is_a_fact(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize("text", ["My question: how do I fix this?", "My code: print(x)"])
+def test_a_field_that_is_not_about_the_user_gives_no_fact(text: str) -> None:
+    assert facts_of(text) == []

@@ -25,7 +25,16 @@ _HEADING = re.compile(
     re.IGNORECASE,
 )
 # "Me: 35M, 180cm, 90kg", "About me - vegan, two kids": the heading and its item on one line
-_INLINE = re.compile(r"^(?:about me|me)\s*(?::|\s[-–])\s*(?P<item>\S.*)$", re.IGNORECASE)
+_INLINE = re.compile(r"^(?:about me|me|my (?:background|profile|situation|details))"
+                     r"\s*(?::|\s[-–])\s*(?P<item>\S.*)$", re.IGNORECASE)
+# a field of the user's own typed into a request: "My budget: around 2000 euros"
+_OWN_FIELD = re.compile(
+    r"^my (?P<label>(?:current |main |weekly |monthly |daily )?(?:experience|budget|goals?|skills?"
+    r"|age|job|role|location|diet|kids|children|family|level|schedule|allergies|height|weight"
+    r"|hobbies|interests|stack|setup|availability|degree|salary|income|rent|commute|car"
+    r"|partner|wife|husband|dog|cat|pets?))\s*:\s*(?P<value>\S.*)$",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
 _NUMBER = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])$")  # a marker alone: "1." split off, "-" empty
 _OWN = re.compile(rf"^{OWN_OPENING}", re.IGNORECASE)
@@ -44,6 +53,8 @@ _THIRD_VERBS = VERBS | word_set(
     "believe think spend aim try seek mentor coach tutor create build develop design research "
     "operate host organize organise raise wear meditate visit"
 )
+_AIMS = word_set("get become lose gain finish save buy move pass switch start improve reach land "
+                 "launch retire quit sell open grow earn")
 _BE_HAVE = {"is": "am", "has": "have", "does": "do", "was": "was", "had": "had",
             "isn't": "am not", "doesn't": "don't", "hasn't": "haven't", "wasn't": "wasn't",
             "didn't": "didn't", "can": "can", "can't": "can't", "cannot": "cannot",
@@ -141,8 +152,20 @@ def listed(sentences: list[str]) -> list[tuple[str, bool]]:
 
 
 def with_about_me(sentences: list[str]) -> list[str]:
-    """The sentences with each item listed under an "About me:" heading said whole."""
-    return [said for s, item in listed(sentences) if (said := as_said(s) if item else s)]
+    """The sentences with each item listed under an "About me:" heading said whole, and a
+    field of the user's own ("My budget: ...") said as a sentence."""
+    return [said for s, item in listed(sentences) if (said := as_said(s) if item else own_field(s))]
+
+
+def own_field(sentence: str) -> str:
+    """"My budget: around 2000 euros" -> "My budget is around 2000 euros"; else as it is."""
+    m = _OWN_FIELD.match(sentence.strip())
+    if m is None:
+        return sentence
+    plural = m["label"].endswith(("s", "children")) and not m["label"].endswith("ss")
+    first = m["value"].split(maxsplit=1)[0].lower()
+    to = "to " if first in _THIRD_VERBS or first in _AIMS else ""  # "My goal: run ..."
+    return f"My {m['label'].lower()} {'are' if plural else 'is'} {to}{m['value']}"
 
 
 def items_listed(text: str) -> int:
