@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_runner import cli
 
 from nemori_cli.importers import open_source
+from nemori_cli.importers.memory_names import stated_name
 from nemori_cli.models import Conversation
 
 DAY = 86_400.0
@@ -108,3 +110,23 @@ def test_ingesting_the_export_makes_the_memories_the_users_facts(tmp_path: Path)
     assert "The user is training for the Berlin marathon." in facts
     again = json.loads(cli("--data-dir", data, "ingest", str(export), "--json")[1])
     assert again["facts"] == 0  # a second import of the same export adds nothing
+
+
+def test_a_memory_that_opens_on_the_users_stated_name_is_theirs(tmp_path: Path) -> None:
+    conv = memory_of(tmp_path, [chat(0, writes=("User's name is Sam.", "Sam is a nurse in Leeds.",
+                                                "Priya is Sam's manager."))])
+    assert items(conv) == ["User's name is Sam.", "User is a nurse in Leeds.",
+                           "Priya is Sam's manager."]
+
+
+@pytest.mark.parametrize(
+    ("notes", "name"),
+    [
+        (["User's name is Sam."], "Sam"),
+        (["Prefers to be called Jo.", "Jo lives in Leeds."], "Jo"),
+        (["The user's preferred name is Kit."], "Kit"),
+        (["Priya is the user's manager.", "User is a nurse."], None),  # someone else's name
+    ],
+)
+def test_the_users_name_is_the_one_a_memory_states(notes: list[str], name: str | None) -> None:
+    assert stated_name(notes) == name

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from nemori_cli.importers.base import Sink, Turn, obj
+from nemori_cli.importers.memory_names import as_of_user, stated_name
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation, stable_id
 
@@ -81,8 +82,9 @@ class MemoryNotes:
         if not memories:
             return None
         key = stable_id("memory", "chatgpt")
-        turns = [Turn("user", f"About me:\n- {text}", None, when, stable_id("memory", text))
-                 for text, when in memories]
+        name = stated_name([text for text, _ in memories])  # "User's name is Sam." -> "Sam ..."
+        turns = [Turn("user", f"About me:\n- {as_of_user(text, name)}", None, when,
+                      stable_id("memory", text)) for text, when in memories]
         return sink.build(key, turns, title=TITLE, created_at=memories[0][1],
                           metadata={"format": "chatgpt", "source": "memory"})
 

@@ -10,12 +10,12 @@ offline extraction says it in the first person.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
 from nemori_cli.importers.base import Sink, Turn, first_str
+from nemori_cli.importers.memory_names import as_of_user, most_named
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation, stable_id
 
@@ -24,16 +24,9 @@ PROJECT_TITLE = "Claude project memory"
 _HEADING = re.compile(r"^\s*(?:#+\s.*|\*\*[^*]+\*\*:?|__[^_]+__:?)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
-# a sentence that opens on someone's name and what they are or do: "Arjun is ...", "Arjun's ..."
-_NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|[a-z]+s)\b)")
 # the export's own name tells when it was made: "data-2025-10-06-00-55-16-batch-0000.zip"
 _EXPORTED = re.compile(r"\bdata-(?P<day>\d{4}-\d{2}-\d{2})"
                        r"(?:-(?P<h>\d{2})-(?P<m>\d{2})-(?P<s>\d{2}))?")
-_NOT_NAMES = frozenset({
-    "The", "This", "That", "These", "Those", "They", "Their", "He", "She", "His", "Her", "It",
-    "Its", "In", "On", "At", "As", "For", "With", "When", "While", "After", "Before", "Since",
-    "During", "Recently", "Currently", "Also", "Both", "Most", "Some", "Many", "Each", "Every",
-})
 
 
 def is_memory(record: Any) -> bool:
@@ -82,19 +75,7 @@ def about_user(notes: str) -> list[str]:
     sentences = [s.strip() for line in notes.splitlines()
                  if line.strip() and not _HEADING.match(line)
                  for s in _SENTENCE_END.split(_BULLET.sub("", line)) if s.strip()]
-    name = user_name(sentences)
+    name = most_named(sentences)
     if name is None:
         return sentences
-    opening = re.compile(rf"^{re.escape(name)}(?='s\b|\s)")
-    return [f"User's name is {name}.", *(opening.sub("User", s) for s in sentences)]
-
-
-def user_name(sentences: list[str]) -> str | None:
-    """The name most sentences open on (the notes are about one person), if one does."""
-    names = Counter(m["name"] for s in sentences if (m := _NAMED.match(s))
-                    and m["name"] not in _NOT_NAMES)
-    if not names:
-        return None
-    name, count = names.most_common(1)[0]
-    first = _NAMED.match(sentences[0]) if sentences else None
-    return name if count >= 2 or (first is not None and first["name"] == name) else None
+    return [f"User's name is {name}.", *(as_of_user(s, name) for s in sentences)]
