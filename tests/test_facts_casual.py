@@ -28,6 +28,10 @@ def facts_of(text: str) -> list[str]:
         ("I have two kids.", "The user has two kids."),
         ("I'm definitely a morning person.", "The user is a morning person."),
         ("I'm more of a cat person.", "The user is more of a cat person."),
+        # a pet named by its breed or kind is of the household as "a dog" is
+        ("We have a golden retriever who is scared of fireworks, any tips?",
+         "The user has a golden retriever who is scared of fireworks."),
+        ("My horse has a limp.", "The user's horse has a limp."),
     ],
 )
 def test_a_short_statement_about_the_users_life_is_a_fact(text: str, fact: str) -> None:
@@ -47,9 +51,22 @@ def test_lower_case_typing_gives_the_same_facts() -> None:
         "I moved to berlin last year. I'm vegetarian btw. What's a good lentil recipe?"
     )
     assert "The user is vegetarian." in facts_of(said)
-    assert with_apostrophes("i dont know if ive got time, its late, i.e. Im off") == (
-        "I don't know if I've got time, its late, i.e. Im off"  # "its" is a word of its own
+    assert with_apostrophes("i dont know if ive got time, its late, i.e. im off") == (
+        "I don't know if I've got time, its late, i.e. I'm off"  # "its" is a word of its own
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        ("Im a uni student in Glasgow", "I'm a uni student in Glasgow"),
+        ("Ive been vegan for 5 years. Dont laugh", "I've been vegan for 5 years. Don't laugh"),
+        # the words and abbreviations themselves
+        ("IM me later, Its fine, Id card", "IM me later, Its fine, Id card"),
+    ],
+)
+def test_a_phones_capital_on_a_short_form_keeps_it_a_short_form(typed: str, plain: str) -> None:
+    assert with_apostrophes(typed) == plain
 
 
 @pytest.mark.parametrize(

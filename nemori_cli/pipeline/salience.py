@@ -125,7 +125,9 @@ _KIN = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|sister|brother|sibling|mom|mother|dad"
     r"|father|parents|son|daughter|kids|children|family|grandma|grandmother|grandpa"
     r"|grandfather|aunt|uncle|cousin|friend|friends|dog|cat|pet|puppy|kitten|baby|babies"
-    r"|toddler|newborn|twins)"
+    r"|toddler|newborn|twins|retriever|labrador|terrier|spaniel|poodle|collie|shepherd|beagle"
+    r"|husky|dachshund|bulldog|corgi|doodle|hamster|rabbit|bunny|parrot|budgie|horse|pony"
+    r"|tortoise|turtle|gecko|snake|guinea pig|ferret|hens|chickens)"
 )
 _SOME_KIN = rf"(?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"  # "two young kids"
 _RELATIONS = re.compile(

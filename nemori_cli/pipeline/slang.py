@@ -117,6 +117,8 @@ APOSTROPHES = {
     "whos": "who's", "wheres": "where's", "heres": "here's", "weve": "we've", "youve": "you've",
     "theyve": "they've", "wouldve": "would've", "couldve": "could've", "shouldve": "should've",
 }
+# a phone capitalises a sentence's first letter: "Im a nurse", "Dont worry", "Ive been"
+APOSTROPHES |= {k.capitalize(): v[0].upper() + v[1:] for k, v in APOSTROPHES.items() if k != "i"}
 _BARE = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(APOSTROPHES, key=len, reverse=True))
                    + r")(?![\w'’-]|\.\w)")  # not the "i" of "i.e."
 
@@ -147,8 +149,8 @@ _IT_IS = re.compile(
 
 def with_apostrophes(text: str) -> str:
     """Restore the apostrophes and the capital I of casual typing: "im sure i cant" -> "I'm
-    sure I can't", "id love to" -> "I'd love to" (only lower-case forms; "IM" or "Id" are left
-    alone)."""
+    sure I can't", "id love to" -> "I'd love to", "Im" -> "I'm" ("IM", "Id", "Ill" and "Its"
+    are left alone)."""
     text = _MODALS.sub(
         lambda m: m.group(1) if _NOT_MODAL.search(m.string[: m.start()])
         else {"id": "I'd", "ill": "I'll"}[m.group(1)],
