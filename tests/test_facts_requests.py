@@ -389,6 +389,9 @@ def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) ->
         ("I've been sober for 3 years now.", "The user has been sober for 3 years now."),
         ("I can't swim, so no water sports please.", "The user can't swim."),
         ("I'm on metformin and lisinopril.", "The user is on metformin and lisinopril."),
+        # a diet kept, which advice on food must respect
+        ("I'm on a keto diet.", "The user is on a keto diet."),
+        ("I'm pescatarian.", "The user is pescatarian."),
     ],
 )
 def test_a_health_condition_told_in_passing_is_a_profile_fact(text: str, fact: str) -> None:

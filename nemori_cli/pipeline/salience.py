@@ -81,6 +81,8 @@ _PROFILE = re.compile(
     r"|i(?:'m| am) (?:currently )?in (?:the )?(?-i:[A-Z])"  # "For context I'm in the UK"
     r"|(?:work|works|working|job) (?:at|for|as|in)\b|my (?:job|career|boss|company|employer)"
     r"|allerg\w*|vegetarian|vegan|gluten|lactose|intoleran\w*|diabet\w*|diagnosed|asthma"
+    r"|on an? [\w-]+(?: [\w-]+)? diet|pesc[ae]tarian|keto|paleo|halal|kosher|plant[- ]based"
+    r"|dairy[- ]free|intermittent fasting"
     r"|co?eliac|colou?r[- ]?blind|deaf|dyslexi\w*|adhd|autis\w*|disabilit\w*|disabled"
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
     r"|had (?:her|his|their|a|our) baby|passed away|(?:was|were) born|retired|graduated"
