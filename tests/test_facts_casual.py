@@ -32,6 +32,10 @@ def facts_of(text: str) -> list[str]:
         ("We have a golden retriever who is scared of fireworks, any tips?",
          "The user has a golden retriever who is scared of fireworks."),
         ("My horse has a limp.", "The user's horse has a limp."),
+        ("I'm left handed", "The user is left handed."),
+        # the user's people counted out are theirs as "my kids" are
+        ("Both my kids play hockey on weekends.", "Both the user's kids play hockey on weekends."),
+        ("All of my friends are vegan.", "All of the user's friends are vegan."),
     ],
 )
 def test_a_short_statement_about_the_users_life_is_a_fact(text: str, fact: str) -> None:

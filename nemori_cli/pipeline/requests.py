@@ -118,7 +118,8 @@ _RUN_ON_REQUEST = re.compile(
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)
 _SUBJECT = re.compile(
-    r"^(?:my|our|me and (?:my|our|the|(?-i:[A-Z][a-z]+)))\b"
+    r"^(?:(?:both|all|each|one|two|three|most|some|none)(?: of)? )?(?:my|our)\b"
+    r"|^me and (?:my|our|the|(?-i:[A-Z][a-z]+))\b"
     r"|\b(?:I|I'm|I've|I'd|I'll|we|we're|we've|we'd|we'll)\b",
     re.IGNORECASE,
 )

@@ -103,7 +103,7 @@ _PROFILE = re.compile(
     r"|(?:don't|do not|never) (?:have|own) (?:a |an |any )?(?:car|kids|children|pets?|dog|cat"
     r"|garden|tv|microwave|oven|dishwasher|driving licen[cs]e|licen[cs]e)\b"
     r"|(?:i|we) (?:\w+ )?(?:eat|drink|drive|own)\b"
-    r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)-handed"
+    r"|(?:i|we) (?:always|never|often|rarely|seldom|barely|hardly) \w+|(?:left|right)[- ]?handed"
     r"|(?:i|we)(?:'ve| have)? (?:\w+ )?(?:love|like|enjoy|hate|dislike|adore)"
     r"|can(?:'t|not) stand|usually|every (?:day|week|month|year|morning|evening|weekend"
     r"|summer|winter|spring|fall|autumn|january|february|march|april|may|june|july|august|september"
