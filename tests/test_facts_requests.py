@@ -392,6 +392,12 @@ def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) ->
         # a diet kept, which advice on food must respect
         ("I'm on a keto diet.", "The user is on a keto diet."),
         ("I'm pescatarian.", "The user is pescatarian."),
+        # a home rented, which advice on the home must respect; the note to the assistant cut
+        ("we rent, so I can't drill holes in the walls",
+         "The user rents, so the user can't drill holes in the walls."),
+        ("I'm colorblind so please avoid red/green charts", "The user is colorblind."),
+        ("Quick q - I'm a vegetarian cyclist, how much protein do I need?",
+         "The user is a vegetarian cyclist."),
     ],
 )
 def test_a_health_condition_told_in_passing_is_a_profile_fact(text: str, fact: str) -> None:

@@ -113,7 +113,8 @@ _RUN_ON_REQUEST = re.compile(
     r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)"
     # "I'm allergic to penicillin so keep that in mind": a note to the assistant, not news
     r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)"
-    r"|[,;]?\s+so\s+(?=no\b[^.!?,;]*\b(?:please|pls|plz)\W*$)",  # "..., so no prawns please"
+    r"|[,;]?\s+so\s+(?=no\b[^.!?,;]*\b(?:please|pls|plz)\W*$)"  # "..., so no prawns please"
+    r"|[,;]?\s+(?:so|and)\s+(?=(?:please|pls|plz)\b)",  # "I'm colorblind so please avoid ..."
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|once|after|before|unless)\b", re.IGNORECASE)

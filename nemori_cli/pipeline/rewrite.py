@@ -45,7 +45,7 @@ _INTERJECTION = re.compile(
     r"(?= (?:i|i'm|i've|my|we|our)\b)"
     # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
     r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
-    r"|(?:quick|random|silly|dumb|side) (?:question|one|note|thought)|side note"
+    r"|(?:quick|random|silly|dumb|side) (?:question|q|one|note|thought)|side note"
     r"|sounds good|(?:wait,? )?(?:sorry,? )?(?:i )?(?:forgot to (?:say|mention)|should have"
     r" (?:said|mentioned))"
     # "A lot's happened since we last chatted - I ...": news to come, no news itself

@@ -87,7 +87,8 @@ _PROFILE = re.compile(
     r"|medication|therapy|health|pregnan\w*|injur\w*|transgender|married|divorced|engaged"
     r"|had (?:her|his|their|a|our) baby|passed away|(?:was|were) born|retired|graduated"
     rf"|{HEALTH}"
-    r"|single parent|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
+    r"|single parent|(?:i|we) rent\b|(?:i'm|we're|i am|we are) renting|homeowners?|tenants?"
+    r"|favou?rite|faves?|go-to|prefer\w*|my (?:budget|price range)"
     r"|^(?:my|our) [\w -]{1,30}? (?:is|are) (?:called|named) (?-i:[A-Z])"  # who a name is
     r"|(?:i'm|i am|we're|we are) (?:\w+ )?into\b|all about|fan of|passionate about"
     r"|obsessed with|(?:i'm|i am) looking for|years of experience"
