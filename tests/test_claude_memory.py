@@ -100,3 +100,13 @@ def test_the_memory_is_dated_when_the_export_was_made_if_its_name_says(tmp_path:
     plain = export_folder(tmp_path / "export")
     assert all(m.timestamp is None for c in open_source(str(plain / "memories.json"))
                .conversations() for m in c.messages)
+
+
+def test_sub_headings_and_emphasis_are_markup_not_notes() -> None:
+    notes = ("**Brief history**\n\n*Recent months* - Maya moved from Spotify to a startup in "
+             "March 2025. She leads the **payments** team.\n*Earlier context*\n"
+             "Maya studied economics at LSE.")
+    assert about_user(notes) == [
+        "User's name is Maya.", "User moved from Spotify to a startup in March 2025.",
+        "She leads the payments team.", "User studied economics at LSE.",
+    ]

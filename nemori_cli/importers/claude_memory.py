@@ -21,7 +21,10 @@ from nemori_cli.models import Conversation, stable_id
 
 TITLE = "Claude memory"
 PROJECT_TITLE = "Claude project memory"
-_HEADING = re.compile(r"^\s*(?:#+\s.*|\*\*[^*]+\*\*:?|__[^_]+__:?)\s*$")
+_HEADING = re.compile(r"^\s*(?:#+\s.*|\*{1,2}[^*]+\*{1,2}:?|_{1,2}[^_]+_{1,2}:?)\s*$")
+# "*Recent months* - Started a new role ...": a sub-heading that opens its paragraph
+_LABEL = re.compile(r"^\s*(?:\*{1,2}[^*]+\*{1,2}|_{1,2}[^_]+_{1,2})\s*(?:[-–—:]\s*)?")
+_EMPHASIS = re.compile(r"\*{1,2}([^*]+)\*{1,2}")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 # the export's own name tells when it was made: "data-2025-10-06-00-55-16-batch-0000.zip"
@@ -72,9 +75,9 @@ def exported_at(source: str) -> datetime | None:
 def about_user(notes: str) -> list[str]:
     """The sentences of Claude's notes, headings left out, the user's name as "User" where a
     sentence opens on it, and the name itself said first ("User's name is Arjun.")."""
-    sentences = [s.strip() for line in notes.splitlines()
-                 if line.strip() and not _HEADING.match(line)
-                 for s in _SENTENCE_END.split(_BULLET.sub("", line)) if s.strip()]
+    lines = (_EMPHASIS.sub(r"\1", _LABEL.sub("", _BULLET.sub("", line)))
+             for line in notes.splitlines() if line.strip() and not _HEADING.match(line))
+    sentences = [s.strip() for line in lines for s in _SENTENCE_END.split(line) if s.strip()]
     name = most_named(sentences)
     if name is None:
         return sentences

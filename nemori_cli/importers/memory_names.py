@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 # a note that opens on someone's name and what they are or do: "Arjun is ...", "Arjun's ..."
-_NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|[a-z]+s)\b)")
+_NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|[a-z]+(?:s|ed))\b)")
 # a note that says the user's name: "User's name is Sam", "Prefers to be called Sam"
 _STATED = re.compile(
     r"^(?:the )?user(?:'s)?(?: (?:first|preferred))? name is (?P<a>[A-Z][a-z]+)\b"
