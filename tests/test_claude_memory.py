@@ -11,6 +11,7 @@ from cli_runner import cli
 
 from nemori_cli.importers import expand_paths, open_source
 from nemori_cli.importers.claude_memory import about_user
+from nemori_cli.importers.memory_names import pronouns_of_user
 
 NOTES = (
     "**Work context**\n\nArjun is a Senior Advisor at Acme Bank in Mumbai. He leads a team of "
@@ -40,7 +41,7 @@ def test_the_notes_name_the_user_as_user_and_say_the_name_first() -> None:
     assert about_user(NOTES) == [
         "User's name is Arjun.",
         "User is a Senior Advisor at Acme Bank in Mumbai.",
-        "He leads a team of six.",
+        "User leads a team of six.",  # "He", after a note of the user's that names no one
         "User's manager is Priya.",
         "User is vegetarian and runs half marathons.",
         "Preparing for a board presentation in March",
@@ -88,8 +89,8 @@ def test_ingesting_the_export_makes_claudes_notes_the_users_facts(tmp_path: Path
     facts = {f["content"] for f in json.loads(cli("--data-dir", data, "facts", "list",
                                                    "--json")[1])}
     assert {"The user's name is Arjun.", "The user's manager is Priya.",
-            "The user is a Senior Advisor at Acme Bank in Mumbai."} <= facts
-    assert not any("He leads" in f for f in facts)
+            "The user is a Senior Advisor at Acme Bank in Mumbai.",
+            "The user leads a team of six."} <= facts
 
 
 def test_the_memory_is_dated_when_the_export_was_made_if_its_name_says(tmp_path: Path) -> None:
@@ -108,5 +109,13 @@ def test_sub_headings_and_emphasis_are_markup_not_notes() -> None:
              "Maya studied economics at LSE.")
     assert about_user(notes) == [
         "User's name is Maya.", "User moved from Spotify to a startup in March 2025.",
-        "She leads the payments team.", "User studied economics at LSE.",
+        "User leads the payments team.", "User studied economics at LSE.",
     ]
+
+
+def test_he_or_she_after_a_note_bringing_in_someone_else_stays_as_written() -> None:
+    notes = ["User's manager is Priya.", "She is based in Berlin.",
+             "User lives with her partner Tom.", "He is a chef.",
+             "User works with Ana on the app.", "She is great.",
+             "User is a product manager.", "She leads the payments team."]
+    assert pronouns_of_user(notes) == [*notes[:-1], "User leads the payments team."]

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from nemori_cli.importers.base import Sink, Turn, first_str
-from nemori_cli.importers.memory_names import as_of_user, most_named
+from nemori_cli.importers.memory_names import as_of_user, most_named, pronouns_of_user
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation, stable_id
 
@@ -81,4 +81,4 @@ def about_user(notes: str) -> list[str]:
     name = most_named(sentences)
     if name is None:
         return sentences
-    return [f"User's name is {name}.", *(as_of_user(s, name) for s in sentences)]
+    return [f"User's name is {name}.", *pronouns_of_user([as_of_user(s, name) for s in sentences])]

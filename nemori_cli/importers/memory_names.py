@@ -54,3 +54,28 @@ def as_of_user(note: str, name: str | None) -> str:
     if not name:
         return note
     return re.sub(rf"^{re.escape(name)}(?='s\b|\s)", "User", note)
+
+
+# someone other than the user a note may bring in, whom a following "She ..." may be
+_OTHER_PERSON = re.compile(
+    r"(?:'s|\b(?:her|his|their)) (?:\w+ )?(?:son|daughter|wife|husband|partner|boyfriend"
+    r"|girlfriend|fianc[ée]e?|spouse|mother|father|mom|mum|dad|parents?|brother|sister|sibling"
+    r"|friend|colleague|coworker|boss|manager|kids?|child|children|baby|grand\w+|aunt|uncle"
+    r"|cousin|niece|nephew)s?\b|\b(?:named|called)\b|\bwith (?-i:[A-Z])",
+    re.IGNORECASE,
+)
+_PRONOUN = re.compile(r"^(?:he|she)\b(?='s|\s)", re.IGNORECASE)
+
+
+def pronouns_of_user(notes: list[str]) -> list[str]:
+    """The notes with an opening "He"/"She" written as "User" where the note before opened on
+    the user and brought in no one else ("User is a nurse. She works nights." -> "User works
+    nights."; not after "User's manager is Priya.")."""
+    out: list[str] = []
+    for note in notes:
+        before = out[-1] if out else ""
+        if (_PRONOUN.match(note) and re.match(r"User\s", before)
+                and not _OTHER_PERSON.search(before)):
+            note = _PRONOUN.sub("User", note)
+        out.append(note)
+    return out
