@@ -126,6 +126,7 @@ def test_a_memory_that_opens_on_the_users_stated_name_is_theirs(tmp_path: Path) 
         (["Prefers to be called Jo.", "Jo lives in Leeds."], "Jo"),
         (["The user's preferred name is Kit."], "Kit"),
         (["Priya is the user's manager.", "User is a nurse."], None),  # someone else's name
+        (["Prefers to be called by their first name."], None),
     ],
 )
 def test_the_users_name_is_the_one_a_memory_states(notes: list[str], name: str | None) -> None:

@@ -14,9 +14,9 @@ from collections import Counter
 _NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|was|has|had|[a-z]+(?:s|ed))\b)")
 # a note that says the user's name: "User's name is Sam", "Prefers to be called Sam"
 _STATED = re.compile(
-    r"^(?:the )?user(?:'s)?(?: (?:first|preferred))? name is (?P<a>[A-Z][a-z]+)\b"
+    r"^(?:the )?user(?:'s)?(?: (?:first|preferred))? name is (?P<a>(?-i:[A-Z][a-z]+))\b"
     r"|\b(?:goes by|prefers to be called|wants to be called|is called|is named)"
-    r" (?P<b>[A-Z][a-z]+)\b",
+    r" (?P<b>(?-i:[A-Z][a-z]+))\b",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset({
