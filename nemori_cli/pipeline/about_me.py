@@ -74,7 +74,7 @@ def as_said(item: str) -> str:
     """One listed item as the user would say it whole: "live in Austin" -> "I live in
     Austin.", "a nurse" -> "I'm a nurse.", "two kids" -> "I have two kids."."""
     item = item.strip().rstrip(".;,")
-    item = first_person(item) or item  # a second verb keeps its "s": it reads right of them
+    item = first_person(item) or item  # written of the user: "Lives in Lisbon" -> "I live ..."
     if not item or _OWN.match(item) or _THE_USER.match(item) or _SOMEONE.match(item):
         return f"{capitalised(item)}." if item else ""
     if m := _LABELLED.match(item):
