@@ -79,9 +79,10 @@ def test_the_newest_memory_list_says_what_chatgpt_still_remembered(tmp_path: Pat
     conv = memory_of(tmp_path, [
         chat(0, writes=("Lives in Berlin.", "Works at Siemens.")),
         chat(5, memory_list="1. [2024-03-01]. Works at Siemens.\n2. Has two kids."),
-        chat(9, writes=("Forget that the user works at Siemens.", "Started at Spotify.")),
+        chat(9, writes=("Forget that the user works at Siemens.", "ignore", "Started at Spotify.")),
     ])
-    # Berlin was deleted before the list; a request to forget is not a memory; a write after
+    # Berlin was deleted before the list; a request to forget (or the tool's "ignore") is not a
+    # memory; a write after
     # the newest list stands; a list item is dated by its own date, else by the list's chat
     assert items(conv) == ["Works at Siemens.", "Has two kids.", "Started at Spotify."]
     assert [m.timestamp.date().isoformat() for m in conv.messages if m.timestamp] == [

@@ -107,4 +107,6 @@ def written(content: dict[str, Any]) -> list[str]:
     raw = "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) \
         else content.get("text")
     lines = (line.strip().lstrip("-*• ").strip() for line in str(raw or "").splitlines())
-    return [line for line in lines if line and not _FORGET.match(line) and line[0] not in "{["]
+    # a one-word write is the tool's control word ("ignore"), not a memory
+    return [line for line in lines if len(line.split()) > 1 and not _FORGET.match(line)
+            and line[0] not in "{["]
