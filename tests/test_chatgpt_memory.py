@@ -81,9 +81,9 @@ def test_the_newest_memory_list_says_what_chatgpt_still_remembered(tmp_path: Pat
         chat(5, memory_list="1. [2024-03-01]. Works at Siemens.\n2. Has two kids."),
         chat(9, writes=("Forget that the user works at Siemens.", "ignore", "Started at Spotify.")),
     ])
-    # Berlin was deleted before the list; a request to forget (or the tool's "ignore") is not a
-    # memory; a write after
-    # the newest list stands; a list item is dated by its own date, else by the list's chat
+    # Berlin was deleted before the list; a request to forget (or the tool's "ignore") is not
+    # a memory; a write after the newest list stands; a list item is dated by its own date,
+    # else by the list's chat
     assert items(conv) == ["Works at Siemens.", "Has two kids.", "Started at Spotify."]
     assert [m.timestamp.date().isoformat() for m in conv.messages if m.timestamp] == [
         "2024-03-01", "2024-03-06", "2024-03-10"]
@@ -109,8 +109,16 @@ def test_ingesting_the_export_makes_the_memories_the_users_facts(tmp_path: Path)
                                                    "--json")[1])}
     assert "The user's sister lives in Lyon." in facts
     assert "The user is training for the Berlin marathon." in facts
-    again = json.loads(cli("--data-dir", data, "ingest", str(export), "--json")[1])
-    assert again["facts"] == 0  # a second import of the same export adds nothing
+    # a later export holds the same memories and one more: only the new one comes in
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps([chat(0, writes=("The user's sister lives in Lyon.",
+                                                 "User is training for the Berlin marathon.")),
+                                 chat(7, writes=("User has a cat named Miso.",))]))
+    again = json.loads(cli("--data-dir", data, "ingest", str(later), "--json")[1])
+    assert (again["conversations"], again["messages"]) == (2, 3)  # the new chat and memory
+    facts_now = json.loads(cli("--data-dir", data, "facts", "list", "--json")[1])
+    assert sorted(f["content"] for f in facts_now if f["content"] not in facts) == [
+        "The user has a cat named Miso."]
 
 
 def test_a_memory_that_opens_on_the_users_stated_name_is_theirs(tmp_path: Path) -> None:
