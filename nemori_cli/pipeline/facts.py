@@ -21,6 +21,7 @@ from nemori_cli.pipeline.clauses import (
 from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.glosses import glossed
 from nemori_cli.pipeline.kin import opens_on_pronoun, own_before, told_before, with_kin
+from nemori_cli.pipeline.own_thing import with_own_thing
 from nemori_cli.pipeline.places import places_named, says_there, with_places
 from nemori_cli.pipeline.proper_names import with_name_capitals
 from nemori_cli.pipeline.requests import own_words, self_statements, sought
@@ -109,7 +110,8 @@ def statements(
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
     said = [thing_then_deed(s) for s in sentences_of(message.content)]
     sentences = attach_dangling(
-        with_places(with_kin(own_words(said) if to_assistant else said, earlier), before)
+        with_places(with_own_thing(with_kin(own_words(said) if to_assistant else said,
+                                            earlier)), before)
     )
     glossed_sentences = [glossed(s) for s in sentences]  # "Biscuit (our dog)": who Biscuit is
     for raw, wish in clauses_of([s for s, _ in glossed_sentences], to_assistant):
