@@ -154,6 +154,11 @@ def fill_times(turns: list[Turn], created: datetime | None) -> list[Turn]:
     return [replace(t, timestamp=when) for t, when in zip(turns, times, strict=True)]
 
 
+def earliest(*times: datetime | None) -> datetime | None:
+    """The earliest of the times that are known, or None when none is."""
+    return min((t for t in times if t is not None), default=None)
+
+
 def strip_private_use(text: str) -> str:
     """Remove characters of the Unicode private-use area (U+E000-U+F8FF)."""
     return _PRIVATE_USE.sub("", text)

@@ -11,6 +11,7 @@ from nemori_cli.importers.base import (
     Broken,
     Sink,
     Turn,
+    earliest,
     fill_times,
     first_str,
     normalize_role,
@@ -65,8 +66,7 @@ def read(doc: JsonDoc, sink: Sink) -> Iterator[Conversation]:
             continue
         when = try_time(record.get("create_time"))
         for text in custom_profiles(record.get("mapping")):
-            seen = told.get(text)
-            told[text] = when if seen is None or (when is not None and when < seen) else seen
+            told[text] = earliest(told.get(text), when)
         if conv is not None:
             yield conv
     for text, when in told.items():

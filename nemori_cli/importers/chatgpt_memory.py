@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from nemori_cli.importers.base import Sink, Turn, obj
+from nemori_cli.importers.base import Sink, Turn, earliest, obj
 from nemori_cli.importers.memory_names import as_of_user, stated_name
 from nemori_cli.importers.timeparse import try_time
 from nemori_cli.models import Conversation, stable_id
@@ -54,11 +54,10 @@ class MemoryNotes:
     def remembered(self) -> list[tuple[str, datetime | None]]:
         """Each memory ChatGPT still held, once, with when it was first seen, oldest first."""
         first: dict[str, datetime | None] = {}
+        texts: dict[str, str] = {}  # a memory's wording: the last one seen
         for text, when in self._held():
             key = text.casefold()
-            seen = first.get(key)
-            first[key] = when if seen is None or (when is not None and when < seen) else seen
-        texts = {text.casefold(): text for text, _ in self._held()}
+            first[key], texts[key] = earliest(first.get(key), when), text
         return sorted(((texts[k], when) for k, when in first.items()),
                       key=lambda item: item[1] or datetime.max.replace(tzinfo=UTC))
 
