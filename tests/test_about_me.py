@@ -96,6 +96,13 @@ def test_an_item_of_someone_or_something_else_stays_as_written(item: str) -> Non
     assert as_said(item) == f"{item}."
 
 
+def test_an_item_of_someone_the_user_knows_says_whose_they_are() -> None:
+    assert as_said("Priya is the user's manager") == "Priya is my manager."
+    assert facts_of("About me:\n- Priya is the user's manager.") == [
+        "The user's manager is called Priya."
+    ]
+
+
 def test_a_third_person_profile_gives_the_users_facts() -> None:
     assert facts_of("About me:\n- User's wife is named Ana.\n- Has a dog named Bolt.\n"
                     "- Works as a nurse and likes hiking.") == [

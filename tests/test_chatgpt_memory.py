@@ -125,7 +125,7 @@ def test_a_memory_that_opens_on_the_users_stated_name_is_theirs(tmp_path: Path) 
     conv = memory_of(tmp_path, [chat(0, writes=("User's name is Sam.", "Sam is a nurse in Leeds.",
                                                 "Priya is Sam's manager."))])
     assert items(conv) == ["User's name is Sam.", "User is a nurse in Leeds.",
-                           "Priya is Sam's manager."]
+                           "Priya is User's manager."]
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,11 @@ def test_the_notes_name_the_user_as_user_and_say_the_name_first() -> None:
     ]
 
 
+def test_a_note_of_someone_else_says_whose_they_are_by_the_users_name() -> None:
+    notes = "Arjun is a Senior Advisor at Acme. Priya is Arjun's manager."
+    assert about_user(notes)[2] == "Priya is User's manager."
+
+
 def test_notes_that_never_name_anyone_are_kept_as_written() -> None:
     notes = "Works on small web and CLI projects; prefers concise answers."
     assert about_user(notes) == [notes]

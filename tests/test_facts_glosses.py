@@ -78,3 +78,23 @@ def test_a_name_after_its_gloss_says_who_the_name_is(text: str, gloss: str) -> N
 )
 def test_a_list_or_an_addressee_after_a_relation_is_not_its_name(text: str) -> None:
     assert not [f for f in facts_of(text) if "is called" in f]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [("Priya is my manager, can you help me word an email to her?",
+      "The user's manager is called Priya."),
+     ("Biscuit's our dog and he keeps barking at the postman.",
+      "The user's dog is called Biscuit."),
+     ("Mark is my brother-in-law.", "The user's brother-in-law is called Mark.")],
+)
+def test_a_sentence_saying_whose_a_name_is_says_who_they_are(text: str, fact: str) -> None:
+    assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Attached is my CV, can you tweak it?", "Today is my birthday!",
+             "Python is my favourite language.", "Friday is my day off."],
+)
+def test_a_word_opening_a_sentence_before_is_my_is_no_ones_name(text: str) -> None:
+    assert not any("is called" in fact for fact in facts_of(text))

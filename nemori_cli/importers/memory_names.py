@@ -50,10 +50,11 @@ def stated_name(notes: list[str]) -> str | None:
 
 def as_of_user(note: str, name: str | None) -> str:
     """A note that opens on the user's name written as of "User" ("Sam is a nurse" -> "User
-    is a nurse"); any other note as it is."""
+    is a nurse"), and the name's possessive as the user's ("Priya is Sam's manager" -> "Priya
+    is User's manager"); any other note as it is."""
     if not name:
         return note
-    return re.sub(rf"^{re.escape(name)}(?='s\b|\s)", "User", note)
+    return re.sub(rf"^{re.escape(name)}(?='s\b|\s)|\b{re.escape(name)}(?='s\b)", "User", note)
 
 
 # someone other than the user a note may bring in, whom a following "She ..." may be

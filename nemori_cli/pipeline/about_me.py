@@ -67,6 +67,7 @@ _THE_USER = re.compile(r"^(?:the )?user(?P<owned>'s?)?\s+(?=\S)", re.IGNORECASE)
 # an item that opens on someone else: "Sam is a nurse", "He leads a team", "His son is 7"
 _SOMEONE = re.compile(r"^(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)? (?:is|was|has|had)\b"
                       r"|(?i:he|she|they|it|his|her|their|its|this|that)\b)")
+_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
 _THEIR = re.compile(r"\b(?:their|theirs|themselves)\b")
 
 
@@ -75,7 +76,9 @@ def as_said(item: str) -> str:
     Austin.", "a nurse" -> "I'm a nurse.", "two kids" -> "I have two kids."."""
     item = item.strip().rstrip(".;,")
     item = first_person(item) or item  # written of the user: "Lives in Lisbon" -> "I live ..."
-    if not item or _OWN.match(item) or _THE_USER.match(item) or _SOMEONE.match(item):
+    if _SOMEONE.match(item):  # "Priya is the user's manager" -> "Priya is my manager"
+        return f"{capitalised(_USERS.sub('my', item))}."
+    if not item or _OWN.match(item) or _THE_USER.match(item):
         return f"{capitalised(item)}." if item else ""
     if m := _LABELLED.match(item):
         return f"My {m['label'].lower()} is {m['value']}."

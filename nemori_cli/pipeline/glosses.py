@@ -29,6 +29,11 @@ _NAME_AFTER = re.compile(
     r"(?=(?P<verb>,\s+(?:is|was|has|had|keeps|just|always|never|still)\b)?)"
     r"(?=\s*[,)](?!\s*(?:and|or)\b)|\s*[.!?]*\s*$)"
 )
+# "Priya is my manager", "Biscuit's our dog": a sentence that says whose the name is
+_IS_MINE = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)(?: is|'s) (?P<own>my|our) (?P<what>[a-z-]+(?: [a-z-]+){0,2}?)"
+    r"(?=\s*(?:[,.!;]|\b(?:and|who|which|from|since)\b|$))"
+)
 _REST_OF_PAREN = re.compile(r"[^)]*\)\s*")
 # the speaker's own people: what is said of them is said of the speaker's life ("Marcus, my
 # youngest, is allergic to peanuts"); of a manager or a nurse, it is theirs
@@ -46,7 +51,7 @@ _PEOPLE = _FAMILY | word_set(
 _NOT_NAMES = frozenset(WEEKDAYS) | frozenset(MONTHS) | word_set(
     "hey hi hello thanks thank yes yeah yep no nope well oh wow sorry so and but or honestly "
     "seriously okay ok sure right also anyway actually plus then now today yesterday tomorrow "
-    "lol haha omg dear congrats"
+    "lol haha omg dear congrats this that it he she there here who what which"
 )
 # "my goodness", "my bad", "my friend" said to the listener: no gloss of a name
 _NOT_GLOSSES = frozenset(
@@ -73,6 +78,11 @@ def glossed(sentence: str) -> tuple[str, list[str]]:
         own = m["own"].capitalize() if m.start() == 0 else m["own"]
         out += [sentence[start:m.start()], f"{own} {what} {m['name']} "]
         start = end
+    mine = _IS_MINE.match(sentence)
+    if mine and mine["name"].lower() not in _NOT_NAMES and (
+        {last := mine["what"].split()[-1], last.split("-")[0]} & (_PEOPLE | {"friend"})
+    ):
+        glosses.append(f"{mine['own'].capitalize()} {mine['what']} is called {mine['name']}.")
     for m in _NAME_AFTER.finditer(sentence):
         # "my starter, Gaston, has been sluggish": a verb after, so no one is spoken to
         if m["name"].lower() not in _NOT_NAMES and (m["verb"] or m["what"].split()[-1] in _PEOPLE):
