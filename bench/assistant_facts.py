@@ -29,6 +29,9 @@ HELD_OUT_2 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout2.jsonl"
 # 30 turns of tastes, diets, budgets and habits said in passing, written and labelled by a
 # helper who had not seen the rules, never used to change one (twenty-second round)
 HELD_OUT_3 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout3.jsonl"
+# 40 turns of every kind of typing (voice run-ons, non-native English, pasted code, traps of
+# other people's lives, hypotheticals, sarcasm), written and labelled blind (thirty-sixth round)
+HELD_OUT_4 = ROOT / "tests" / "fixtures" / "assistant_turns_heldout4.jsonl"
 MATCH_SHARE = 0.6  # of a labelled fact's content words an extracted fact must hold
 _STOP = word_set(
     "the user user's users a an and or of to in on at for is are was has have had be been "
@@ -105,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--misses", action="store_true", help="print wrong and missed facts")
     args = p.parse_args(argv)
     sets = (("labelled set", FIXTURE), ("held out", HELD_OUT), ("held out, second", HELD_OUT_2),
-            ("held out, third", HELD_OUT_3))
+            ("held out, third", HELD_OUT_3), ("held out, fourth", HELD_OUT_4))
     for label, path in sets:
         s = score(path)
         print(

@@ -73,6 +73,12 @@ def test_a_phones_capital_on_a_short_form_keeps_it_a_short_form(typed: str, plai
     assert with_apostrophes(typed) == plain
 
 
+def test_a_short_form_typed_with_its_apostrophe_but_not_its_capital_gets_the_capital() -> None:
+    assert with_apostrophes("ok i'm into architecture, i’ve been, i'd go, i'll see") == (
+        "ok I'm into architecture, I’ve been, I'd go, I'll see"
+    )
+
+
 @pytest.mark.parametrize(
     ("typed", "plain"),
     [

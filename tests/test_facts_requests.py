@@ -230,7 +230,8 @@ def test_labelled_assistant_turns_reach_the_precision_target() -> None:
 
 
 @pytest.mark.parametrize(
-    "path", [assistant_facts.HELD_OUT, assistant_facts.HELD_OUT_2, assistant_facts.HELD_OUT_3]
+    "path", [assistant_facts.HELD_OUT, assistant_facts.HELD_OUT_2, assistant_facts.HELD_OUT_3,
+             assistant_facts.HELD_OUT_4]
 )
 def test_turns_never_tuned_on_keep_the_precision_target(path: Path) -> None:
     score = assistant_facts.score(path)
@@ -381,8 +382,7 @@ def test_a_taste_said_to_an_assistant_is_a_profile_fact(text: str, fact: str) ->
     [
         ("I get really seasick on ferries.", "The user gets seasick on ferries."),
         ("My doctor says I am prediabetic.", "The user's doctor says the user is prediabetic."),
-        ("I have a slipped disc, so nothing heavy please.",
-         "The user has a slipped disc, so nothing heavy please."),
+        ("I have a slipped disc, so nothing heavy please.", "The user has a slipped disc."),
         ("I suffer from migraines when I stare at screens too long.",
          "The user suffers from migraines when the user stares at screens too long."),
         ("I tore my meniscus playing padel.", "The user tore their meniscus playing padel."),

@@ -57,6 +57,8 @@ _NO_FACT = re.compile(
     r"|(?:please|tell me|show me|help me|give me|remind me|thanks|thank you)\b)",
     re.IGNORECASE,
 )
+# an eye-roll or "/s": said in jest ("because clearly I'm a monk living in a cave 🙄")
+_NOT_EARNEST = re.compile(r"[\U0001F644\U0001F612]|(?<!\S)/s\b")
 MAX_PER_MESSAGE = 3
 MIN_SCORE = 2.1  # on salience's scale
 
@@ -93,7 +95,7 @@ def qualifies(sentence: str) -> bool:
     short = len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS
     if short and not short_but_personal(sentence):
         return False
-    if _NO_FACT.match(sentence):
+    if _NO_FACT.match(sentence) or _NOT_EARNEST.search(sentence):
         return False
     return not SECOND_PERSON.search(sentence)
 

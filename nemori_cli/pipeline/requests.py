@@ -101,7 +101,25 @@ _ASIDE = re.compile(
 # scan it into": a question run on after a statement, typed without its "?"
 _RUN_ON_QUESTION = re.compile(
     r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,3}? (?:do|does|did|can"
-    r"|could|should|would|will|shall|must|am) (?:i|we)\b)",
+    r"|could|should|would|will|shall|must|am) (?:i|we)\b)"
+    # "my coworker is vegan lol, what can he even eat": after a comma, of anyone
+    r"|,\s+(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,2}? (?:do|does|did|can|could"
+    r"|should|would|will|is|are) (?:he|she|they|you|it)\b)",
+    re.IGNORECASE,
+)
+# "If I won the lottery I'd buy a vineyard", "Suppose I'm a small business owner": a world
+# the speaker imagines, not theirs (a plan stays: "If we replace it we'd want a used one")
+_HYPOTHETICAL = re.compile(
+    r"^\W*(?:(?:suppose|supposing|imagine|pretend|let's say)(?: that)?,? (?:i|we)\b"
+    r"|hypothetically\b|(?:even )?if (?:i|we) (?:\w+ )?(?:were|was|had|won|could|did|went"
+    r"|\w{3,}ed)\b[^.!?]*?\b(?:i|we)(?:'d| would| could| might)\b)",
+    re.IGNORECASE,
+)
+# "my neighbour's son", "my boss's wife": someone else's people and things, not the speaker's
+_SOMEONE_ELSES = re.compile(
+    r"^(?:my|our) (?:\w+ )?(?:neighbou?r|friend|colleague|co-?worker|boss|manager|roommate"
+    r"|flatmate|housemate|client|customer|landlord|landlady|teacher|student|patient|classmate)"
+    r"(?:'s|s')\s",
     re.IGNORECASE,
 )
 # "planning a trip to japan in april, can you suggest an itinerary?", "my landlord wants 15%
@@ -111,9 +129,14 @@ _RUN_ON_REQUEST = re.compile(
     r",\s+(?=(?:can|could|would|will) you\b|(?:is|are|was|were|does|do|did|can|could|should"
     r"|would|will) (?:that|this|it|there|i|we)\b)"
     r"|,?\s+so\s+(?=(?:what|which|how|any|can|could|should|would)\b)"
+    # a question run on without a stop: "i keep botching landings do you have any tricks"
+    r"|\s+(?=(?:do|can|could|would) you (?:have|know|recommend|suggest|think|help|give|tell)\b)"
     # "I'm allergic to penicillin so keep that in mind": a note to the assistant, not news
     r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)"
-    r"|[,;]?\s+so\s+(?=no\b[^.!?,;]*\b(?:please|pls|plz)\W*$)"  # "..., so no prawns please"
+    r"|[,;]?\s+so\s+(?=(?:[\w'-]+\s+){0,4}(?:please|pls|plz)\W*$)"  # "so no prawns please"
+    # "I'm terrible with heights so skip the viewpoints": what follows "so" asks, not tells
+    r"|[,;]?\s+so\s+(?=(?:skip|avoid|omit|exclude|keep|make|give|suggest|recommend|don't"
+    r"|do not|stick to|focus on|leave out)\b)"
     r"|[,;]?\s+(?:so|and)\s+(?=(?:please|pls|plz)\b)",  # "I'm colorblind so please avoid ..."
     re.IGNORECASE,
 )
@@ -191,6 +214,8 @@ def about_speaker(clause: str) -> bool:
     """Whether a clause has the speaker as subject, its dropped "I" restored ("Took a trip"),
     or as the one whose taste it tells ("Blue's my fave")."""
     clause = restore_subject(strip_interjections(clause))
+    if someone := _SOMEONE_ELSES.match(clause):  # the speaker may still be in what follows
+        clause = clause[someone.end():]
     return bool(_SUBJECT.search(clause) or OWN_TASTE.search(clause))
 
 
@@ -205,6 +230,8 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     nurse, I ...") is a statement of its own.
     """
     sentence = _KEEP.sub("", sentence)  # "Remember that I'm vegetarian": a statement to keep
+    if _HYPOTHETICAL.match(sentence):
+        return []
     roles = []
     if said := said_role(sentence):  # "As a nurse, I ..." says what the speaker is
         role, sentence = said
@@ -235,6 +262,8 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
         told, *request = _RUN_ON_REQUEST.split(head, maxsplit=1)
         if request and len(told.split()) >= 2 and not _CONDITION.match(told):
             head = told
+            # "so skip the bars, I'm into architecture": the speaker again after the request
+            parts += [capitalised(p) for p in _SELF_CLAUSE.split(request[0])[1:]]
         if head != part:  # what is left of a cut: no "so" or "and" dangling at its end
             head = re.sub(r"(?:[\s,;]+(?:so|and|but|or|because))+$", "", head.rstrip(" ,;"))
             head = head.rstrip(" ,;") + "."

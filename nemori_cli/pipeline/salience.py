@@ -96,6 +96,8 @@ _PROFILE = re.compile(
     # what the user cannot do or take, which advice must respect: "I can't swim"
     r"|can(?:'t|not) (?:swim|drive|cook|ski|skate|dance|ride|handle|tolerate|digest)\b"
     r"|sober|sobriety"
+    # a fear, which plans must steer round: "I'm terrible with heights", "scared of flying"
+    r"|(?:afraid|scared|terrified|frightened) of|(?:fear|phobia) of|\w+phobi[ac]|heights\b"
     # a pursuit under way, which advice must fit: "I'm training for a marathon"
     r"|(?:i'm|i am|we're|we are) (?:currently |still |now )?(?:training for|learning"
     r"|studying|renovating|saving (?:up )?for|recovering|preparing for|practi[cs]ing"

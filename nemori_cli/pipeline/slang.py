@@ -116,6 +116,8 @@ APOSTROPHES = {
     "theres": "there's", "youre": "you're", "theyre": "they're", "cant": "can't",
     "whos": "who's", "wheres": "where's", "heres": "here's", "weve": "we've", "youve": "you've",
     "theyve": "they've", "wouldve": "would've", "couldve": "could've", "shouldve": "should've",
+    # the apostrophe typed but not the capital: "i'm into architecture", "i’ve been"
+    **{f"i{q}{end}": f"I{q}{end}" for q in "'’" for end in ("m", "ve", "d", "ll")},
 }
 # a phone capitalises a sentence's first letter: "Im a nurse", "Dont worry", "Ive been"
 APOSTROPHES |= {k.capitalize(): v[0].upper() + v[1:] for k, v in APOSTROPHES.items() if k != "i"}
