@@ -69,9 +69,11 @@ def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
 
     say = render.say
     if s["files"]:
+        memories = (f" ({s['memories']} of them the assistant's memory of you)"
+                    if s.get("memories") else "")
         say(
             f"read {plural(s['files'], 'file')}: {plural(s['conversations'], 'new conversation')}"
-            f", {plural(s['messages'], 'new message')}"
+            f"{memories}, {plural(s['messages'], 'new message')}"
         )
     merged = f" ({s['merged']} merged into stored ones)" if s["merged"] else ""
     say(

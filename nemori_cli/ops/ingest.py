@@ -195,6 +195,8 @@ class IngestRun:
             repo.mark_ingested((c.id, [m.id for m in c.messages], c.source) for c in conversations)
             self._touched_kinds.add("episode")
             self.summary.conversations += len(conversations)
+            self.summary.memories += sum(c.metadata.get("source") == "memory"
+                                         for c in conversations)
             self.summary.messages += total
             self.summary.episodes += len(episodes)
             self.parts.vectors(self.user_id).upsert(

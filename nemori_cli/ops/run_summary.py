@@ -14,6 +14,7 @@ class IngestSummary:
 
     files: int = 0
     conversations: int = 0
+    memories: int = 0  # of the conversations, an assistant's saved memory of the user
     messages: int = 0
     episodes: int = 0
     facts: int = 0
@@ -50,6 +51,7 @@ class IngestSummary:
         return {
             "files": self.files,
             "conversations": self.conversations,
+            "memories": self.memories,
             "messages": self.messages,
             "episodes": self.episodes,
             "facts": self.facts,
