@@ -117,11 +117,11 @@ def test_ingesting_the_export_makes_the_memories_the_users_facts(tmp_path: Path)
     again = json.loads(cli("--data-dir", data, "ingest", str(later), "--json")[1])
     assert (again["conversations"], again["memories"], again["messages"]) == (2, 1, 3)
     said = cli("--data-dir", data, "ingest", str(later))[1]  # nothing new: the file's hash
-    assert "memory of you" not in said
+    assert "saved memory" not in said
     latest = tmp_path / "latest.json"
     latest.write_text(json.dumps([chat(9, writes=("User plays the cello.",))]))
     said = cli("--data-dir", data, "ingest", str(latest))[1]
-    assert "2 new conversations (1 of them the assistant's memory of you)" in said
+    assert "2 new conversations (1 of them saved memory)" in said
     facts_now = json.loads(cli("--data-dir", data, "facts", "list", "--json")[1])
     assert sorted(f["content"] for f in facts_now if f["content"] not in facts) == [
         "The user has a cat named Miso."]

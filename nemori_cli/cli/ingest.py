@@ -69,7 +69,7 @@ def show_summary(s: dict[str, Any], verbose: bool = False) -> None:
 
     say = render.say
     if s["files"]:
-        memories = (f" ({s['memories']} of them the assistant's memory of you)"
+        memories = (f" ({s['memories']} of them saved memory)"
                     if s.get("memories") else "")
         say(
             f"read {plural(s['files'], 'file')}: {plural(s['conversations'], 'new conversation')}"
