@@ -402,3 +402,13 @@ def test_an_update_on_something_is_news_not_a_request_to_update_it() -> None:
 def test_what_the_user_is_not_or_does_without_is_a_fact(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]
     assert facts_of("I don't have time for this") == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "fact"),
+    [("Me I am living in Lyon with my wife.", "The user is living in Lyon with their wife."),
+     ("Me, I prefer tea.", "The user prefers tea."),
+     ("Me and my wife live in Lyon.", "The user and their wife live in Lyon.")],
+)
+def test_an_emphatic_me_before_the_i_it_doubles_is_not_said_twice(typed: str, fact: str) -> None:
+    assert facts_of(typed) == [fact]

@@ -40,6 +40,8 @@ _INTERJECTION = re.compile(
     r"|funnily enough|funny enough|fun fact|since (?:we|i) (?:last )?(?:spoke|talked|chatted)"
     r"|ugh+|argh+|sigh|oops|whoops|yikes|phew|meh|ooh+|yay+|woo+hoo+|hurray|hooray|alas"
     r"|scratch that|correction|my bad"
+    # "Me, I am living in Lyon", "Moi je": an emphatic "me" before the "I" it doubles
+    r"|(?:me|myself)(?=,? i\b)"
     # a hedge before what the speaker tells of themself: "I guess I'm a morning person now"
     r"|(?:i (?:guess|suppose|reckon)|i(?:'d| would) say|you know)(?: that)?"
     r"(?= (?:i|i'm|i've|my|we|our)\b)"
