@@ -52,7 +52,11 @@ def test_someone_elses_people_are_not_the_users_but_the_user_after_them_is() -> 
      ("I'm terrified of flying, so trains please.", "The user is terrified of flying."),
      ("I'm vegan so plant based options please!", "The user is vegan."),
      ("I'm terrible with heights so skip anything with viewpoints.",
-      "The user is terrible with heights.")],
+      "The user is terrible with heights."),
+     ("I run 3 times a week, is that enough?", "The user runs 3 times a week."),
+     ("I am on Fedora 39 (I only use Linux, never liked Mac) and I think podman is also "
+      "installed, maybe conflict?", "The user is on Fedora 39 (the user only uses Linux, never "
+      "liked Mac) and the user thinks podman is also installed.")],
 )
 def test_a_question_or_request_typed_on_without_a_stop_is_cut_off(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]

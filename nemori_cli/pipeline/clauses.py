@@ -55,6 +55,8 @@ REACTION = re.compile(r"^(?:i|we) (?:\w+ )?\w+ (?:that|this|it|those|these|them)
 SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.IGNORECASE
 )
+# an eye-roll or "/s": said in jest ("because clearly I'm a monk living in a cave 🙄")
+NOT_EARNEST = re.compile(r"[\U0001F644\U0001F612]|(?<!\S)/s\b")
 # "I'm allergic to peanuts, so please keep that in mind": the second clause asks something
 _PLEASE = re.compile(r"(?:and |but |so )?(?:please|pls|plz)\b", re.IGNORECASE)
 # "... eggs when you write the recipe", "I started running after you said so": a time or

@@ -11,6 +11,7 @@ from nemori_cli.models import Episode, Fact, Message, stable_id, utcnow, with_ti
 from nemori_cli.pipeline.about_me import items_listed, with_about_me
 from nemori_cli.pipeline.clauses import (
     NAMED_LIFE_EVENT,
+    NOT_EARNEST,
     SECOND_PERSON,
     SINCE_WE_TALKED,
     SPEAKER,
@@ -22,6 +23,7 @@ from nemori_cli.pipeline.dates import split_dates
 from nemori_cli.pipeline.glosses import glossed
 from nemori_cli.pipeline.kin import opens_on_pronoun, own_before, told_before, with_kin
 from nemori_cli.pipeline.own_thing import with_own_thing
+from nemori_cli.pipeline.pasted import without_pasted
 from nemori_cli.pipeline.places import places_named, says_there, with_places
 from nemori_cli.pipeline.proper_names import with_name_capitals
 from nemori_cli.pipeline.requests import own_words, self_statements, sought
@@ -57,8 +59,6 @@ _NO_FACT = re.compile(
     r"|(?:please|tell me|show me|help me|give me|remind me|thanks|thank you)\b)",
     re.IGNORECASE,
 )
-# an eye-roll or "/s": said in jest ("because clearly I'm a monk living in a cave 🙄")
-_NOT_EARNEST = re.compile(r"[\U0001F644\U0001F612]|(?<!\S)/s\b")
 MAX_PER_MESSAGE = 3
 MIN_SCORE = 2.1  # on salience's scale
 
@@ -95,7 +95,7 @@ def qualifies(sentence: str) -> bool:
     short = len(sentence.split()) < MIN_WORDS or len(content_words(sentence)) < MIN_CONTENT_WORDS
     if short and not short_but_personal(sentence):
         return False
-    if _NO_FACT.match(sentence) or _NOT_EARNEST.search(sentence):
+    if _NO_FACT.match(sentence) or NOT_EARNEST.search(sentence):
         return False
     return not SECOND_PERSON.search(sentence)
 
@@ -110,7 +110,7 @@ def statements(
     if not is_human(message):
         return []
     found: list[tuple[bool, Statement]] = []  # (a request, not a statement of self; the fact)
-    said = [thing_then_deed(s) for s in sentences_of(message.content)]
+    said = [thing_then_deed(s) for s in sentences_of(without_pasted(message.content))]
     sentences = attach_dangling(
         with_places(with_own_thing(with_kin(own_words(said) if to_assistant else said,
                                             earlier)), before)

@@ -99,6 +99,9 @@ _ASIDE = re.compile(
 )
 # "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
 # scan it into": a question run on after a statement, typed without its "?"
+# "..., maybe conflict?", "..., is that normal?": a few words of doubt after what the user
+# tells an assistant (between people, "..., right?" is more often chat than a question)
+_DOUBT = re.compile(r"[,;]\s+(?=(?:[\w'-]+ ){0,2}[\w'-]+\s*\?+\s*$)")
 _RUN_ON_QUESTION = re.compile(
     r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,3}? (?:do|does|did|can"
     r"|could|should|would|will|shall|must|am) (?:i|we)\b)"
@@ -255,6 +258,8 @@ def self_statements(sentence: str, to_assistant: bool = False) -> list[str]:
     out = []
     for part in parts:
         head = _ASIDE.split(part, maxsplit=1)[0]
+        if to_assistant:
+            head = _DOUBT.split(head, maxsplit=1)[0]
         asked = _RUN_ON_QUESTION.split(head, maxsplit=1)
         # with its "?" the sentence is one question: "if I want X, what do I change?"
         if len(asked) > 1 and len(asked[0].split()) >= 2 and not head.rstrip().endswith("?"):

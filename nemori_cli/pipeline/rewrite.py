@@ -255,10 +255,11 @@ class _Rewriter:
             tok, lower = tokens[i], tokens[i].lower()
             nxt = tokens[i + 2].lower() if i + 2 < len(tokens) else ""
             if tok in {"I", "i"} or lower == "we":
-                # "my dog and I love": a short compound subject keeps its plural verb
+                # "my dog and I love": a short compound subject keeps its plural verb ("never
+                # liked Mac and I think" is no subject)
                 clause = re.split(r"[,.;:!?]", "".join(out))[-1].lower().split()
                 agree = not (2 <= len(clause) <= 4 and clause[-1] == "and"
-                             and not _NOT_SUBJECT & set(clause))
+                             and not (_NOT_SUBJECT | ADVERBS) & set(clause))
                 own = True
                 out.append(self.name)
             elif lower in {"i'm", "we're"}:
