@@ -18,6 +18,7 @@ def facts_of(text: str) -> list[str]:
     "text",
     ["If I won the lottery I'd buy a vineyard in Tuscany and never answer an email again.",
      "If I ever moved to Canada I would get a husky.",
+     "If we would move to Haarlem, my commute is only 15 min, but Ola's is 1h+.",
      "Suppose I'm a small business owner in Texas with 3 employees. How does payroll work?",
      "Let's say I'm a teacher with 30 kids, how would I split them into groups?",
      "oh great, another 'wake up at 5am' tip, because clearly I'm a monk living in a cave 🙄",

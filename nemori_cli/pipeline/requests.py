@@ -114,7 +114,8 @@ _RUN_ON_QUESTION = re.compile(
 # the speaker imagines, not theirs (a plan stays: "If we replace it we'd want a used one")
 _HYPOTHETICAL = re.compile(
     r"^\W*(?:(?:suppose|supposing|imagine|pretend|let's say)(?: that)?,? (?:i|we)\b"
-    r"|hypothetically\b|(?:even )?if (?:i|we) (?:\w+ )?(?:were|was|had|won|could|did|went"
+    r"|hypothetically\b|if (?:i|we) would\b"  # "If we would move to Haarlem", as learners say
+    r"|(?:even )?if (?:i|we) (?:\w+ )?(?:were|was|had|won|could|did|went"
     r"|\w{3,}ed)\b[^.!?]*?\b(?:i|we)(?:'d| would| could| might)\b)",
     re.IGNORECASE,
 )
