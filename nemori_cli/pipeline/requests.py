@@ -97,11 +97,11 @@ _ASIDE = re.compile(
     r"|(?:[\w-]+ ){0,3}(?:ideas|tips|suggestions|recommendations|recs|advice|thoughts)\s*\?*\s*$))",
     re.IGNORECASE,
 )
-# "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
-# scan it into": a question run on after a statement, typed without its "?"
 # "..., maybe conflict?", "..., is that normal?": a few words of doubt after what the user
 # tells an assistant (between people, "..., right?" is more often chat than a question)
 _DOUBT = re.compile(r"[,;]\s+(?=(?:[\w'-]+ ){0,2}[\w'-]+\s*\?+\s*$)")
+# "vet bill was €380 how do i cat-proof the flat", "balance is numeric, what go type should i
+# scan it into": a question run on after a statement, typed without its "?"
 _RUN_ON_QUESTION = re.compile(
     r"(?:,\s+|\s+)(?=(?:how|what|which|where|why|when)(?: [\w'-]+){0,3}? (?:do|does|did|can"
     r"|could|should|would|will|shall|must|am) (?:i|we)\b)"
