@@ -169,7 +169,7 @@ def test_two_event_questions_pair_one_session_questions_of_one_user() -> None:
 
 @pytest.mark.parametrize(("name", "users_n", "questions_n"),
                          [("DATA", 3, 60), ("DATA_B", 3, 60), ("DATA_C", 2, 50),
-                          ("DATA_D", 2, 50), ("DATA_E", 2, 50)])
+                          ("DATA_D", 2, 50), ("DATA_E", 2, 50), ("DATA_F", 2, 50)])
 def test_the_hand_written_assistant_chats_name_real_user_turns_as_evidence(
     name: str, users_n: int, questions_n: int
 ) -> None:
