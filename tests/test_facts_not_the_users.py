@@ -51,6 +51,10 @@ def test_someone_elses_people_are_not_the_users_but_the_user_after_them_is() -> 
      ("i keep botching crosswind landings in the cessna 172 do you have any mental tricks",
       "The user keeps botching crosswind landings in the cessna 172."),
      ("I'm terrified of flying, so trains please.", "The user is terrified of flying."),
+     ("I'm terrified of flying, so trains please for the trip to Berlin.",
+      "The user is terrified of flying."),
+     ("I'm vegetarian so no meat please, eggs and dairy are fine.",  # it tells more after
+      "The user is vegetarian so no meat please, eggs and dairy are fine."),
      ("I'm vegan so plant based options please!", "The user is vegan."),
      ("I'm terrible with heights so skip anything with viewpoints.",
       "The user is terrible with heights."),

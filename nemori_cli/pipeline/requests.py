@@ -137,7 +137,9 @@ _RUN_ON_REQUEST = re.compile(
     r"|\s+(?=(?:do|can|could|would) you (?:have|know|recommend|suggest|think|help|give|tell)\b)"
     # "I'm allergic to penicillin so keep that in mind": a note to the assistant, not news
     r"|[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?=(?:keep|bear) (?:that|this) in mind\b)"
-    r"|[,;]?\s+so\s+(?=(?:[\w'-]+\s+){0,4}(?:please|pls|plz)\W*$)"  # "so no prawns please"
+    # "so no prawns please", "so trains please for the trip" (not "so no meat please, eggs
+    # are fine", which tells more after it)
+    r"|[,;]?\s+so\s+(?=(?:[\w'-]+\s+){0,4}(?:please|pls|plz)(?:\s+[\w'-]+){0,5}\W*$)"
     # "I'm terrible with heights so skip the viewpoints": what follows "so" asks, not tells
     r"|[,;]?\s+so\s+(?=(?:skip|avoid|omit|exclude|keep|make|give|suggest|recommend|don't"
     r"|do not|stick to|focus on|leave out)\b)"
