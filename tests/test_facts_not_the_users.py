@@ -75,3 +75,12 @@ def test_the_user_told_again_after_a_request_is_a_fact_of_its_own() -> None:
     assert facts_of("i don't drink so skip the mezcal bars, i'm really into architecture") == [
         "The user doesn't drink.", "The user is into architecture."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [("We got married in 1978.", "The user got married in 1978."),
+     ("We just adopted a kitten!", "The user just adopted a kitten.")],
+)
+def test_a_households_event_told_with_we_is_the_users(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]

@@ -19,6 +19,7 @@ _STOPWORDS = word_set(
     "happy sorry thanks thank love totally definitely always"
 )
 _WEAK_START = re.compile(r"^(?:it|it's|that|that's|this|we|we're|we've)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:in|since|from|of|until|till|by|back in) (?:19[4-9]\d|20[0-3]\d)\b")
 # "he", "them": someone the sentence does not name, so the fact says less on its own
 _UNRESOLVED = re.compile(r"\b(?:he|she|him|her|they|them|they're)\b", re.IGNORECASE)
 # "it", "this": a thing the sentence does not name ("this weekend" is a time, not a thing)
@@ -136,10 +137,13 @@ _KIN = (
 )
 _SOME_KIN = rf"(?:a|an|one|two|three|four|five|six|\d+) (?:\w+ )?{_KIN}"  # "two young kids"
 _RELATIONS = re.compile(
-    rf"\bmy {_KIN}s?\b|\b(?:i|we) have {_SOME_KIN}(?:s|ren)?\b", re.IGNORECASE
+    rf"\bmy {_KIN}s?\b|\b(?:i|we) (?:have|(?:just )?(?:got|adopted|had)) {_SOME_KIN}(?:s|ren)?\b",
+    re.IGNORECASE
 )
-# "We have two kids and a dog": a household told, not chit-chat opening on "we"
-_HOUSEHOLD = re.compile(rf"^we(?: have|'ve| have got|'ve got) {_SOME_KIN}", re.IGNORECASE)
+# "We have two kids and a dog", "We adopted a puppy": a household told, not chit-chat
+# opening on "we"
+_HOUSEHOLD = re.compile(rf"^we(?: have|'ve| have got|'ve got|(?: just)? (?:got|adopted|had))"
+                        rf" {_SOME_KIN}", re.IGNORECASE)
 MAX_SHORT_WORDS = 5
 _OWN_START = re.compile(r"^(?:i|i'm|i am|my|we|we're|we are|our)\b", re.IGNORECASE)
 
@@ -183,7 +187,7 @@ def salience(sentence: str, category: str, dated: bool = False) -> float:
         score -= DEMONSTRATIVE_PENALTY
     if _NAMED.search(sentence):
         score += NAMED_BONUS
-    if dated:
+    if dated or _YEAR.search(sentence):  # "We got married in 1978": a date of its own
         score += DATED_BONUS
     if OWN_TASTE.search(sentence):
         score += TASTE_BONUS
