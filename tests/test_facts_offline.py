@@ -681,4 +681,4 @@ def test_only_a_demonstrative_naming_nothing_costs_salience() -> None:
 
     assert cost("We loved this little cafe Luigi's.", "We loved the little cafe Luigi's.") == 0
     assert cost("We loved this little cafe in 2019.", "We loved the little cafe in 2019.") == (
-        DEMONSTRATIVE_PENALTY)
+        pytest.approx(DEMONSTRATIVE_PENALTY))  # the year's bonus makes the sums inexact

@@ -9,7 +9,9 @@ from functools import partial
 from nemori_cli.errors import UsageError
 from nemori_cli.importers import (
     aistudio,
+    betterchatgpt,
     chatbotui,
+    chatbox,
     chatgpt,
     claude,
     deepseek,
@@ -20,12 +22,14 @@ from nemori_cli.importers import (
     librechat,
     llm_db,
     lmstudio,
+    lobechat,
     markdown,
     nemori,
     openai,
     openwebui,
     sillytavern,
     textgen,
+    typingmind,
 )
 from nemori_cli.importers.base import Sink
 from nemori_cli.importers.payload import Payload
@@ -33,14 +37,17 @@ from nemori_cli.models import Conversation
 
 _MODULES = (
     nemori, openai, markdown, llm_db, chatgpt, claude, sillytavern, openwebui,
-    gemini, aistudio, grok, deepseek, librechat, chatbotui, jan, textgen, lmstudio,
+    gemini, aistudio, grok, deepseek, librechat, chatbotui, jan, textgen, lmstudio, lobechat,
+    chatbox, betterchatgpt, typingmind,
 )
 # Most specific first: archive layouts, then the generic message lists. DeepSeek before ChatGPT
-# (both have a `mapping`); Grok, LibreChat and chatbot-ui before nemori's own `conversations` and
-# `messages` layouts; Jan's message lines before SillyTavern's and the OpenAI-style lines.
+# (both have a `mapping`); Grok, LibreChat, chatbot-ui and BetterChatGPT before nemori's own
+# `conversations` and `messages` layouts (a BetterChatGPT list of chats is one of them too);
+# Jan's message lines before SillyTavern's and the OpenAI-style lines.
 _JSON_ORDER = (
     gemini, aistudio, grok, deepseek, chatgpt, claude, librechat, chatbotui, jan, textgen,
-    lmstudio, openwebui, sillytavern, openai, nemori,
+    lmstudio, lobechat, chatbox, betterchatgpt, typingmind, openwebui, sillytavern, openai,
+    nemori,
 )
 # Formats whose array items are chats, so the array's length is the number of conversations.
 _CONVERSATION_RECORDS = (chatgpt, claude, openwebui, deepseek, librechat)
@@ -51,7 +58,9 @@ _ALIASES = {
     "google-takeout": "gemini", "ai-studio": "aistudio", "google-ai-studio": "aistudio",
     "xai": "grok", "chatbot-ui": "chatbotui", "llm-db": "llmdb", "llm": "llmdb",
     "jan.ai": "jan", "text-generation-webui": "textgen", "oobabooga": "textgen",
-    "lm-studio": "lmstudio",
+    "lm-studio": "lmstudio", "lobe-chat": "lobechat", "lobehub": "lobechat",
+    "chatbox-ai": "chatbox", "chatboxai": "chatbox", "better-chatgpt": "betterchatgpt",
+    "typing-mind": "typingmind",
 }
 TEXT_EXTENSIONS = (".md", ".markdown", ".txt")
 FORMATS: dict[str, str] = {m.NAME: m.DESCRIPTION for m in _MODULES}
