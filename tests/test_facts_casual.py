@@ -10,6 +10,7 @@ from nemori_cli.pipeline.facts import attribute, episode_facts, statements
 from nemori_cli.pipeline.proper_names import with_name_capitals
 from nemori_cli.pipeline.rewrite import split_sentences
 from nemori_cli.pipeline.slang import with_apostrophes
+from nemori_cli.pipeline.spoken_years import with_years_in_digits
 
 
 def facts_of(text: str) -> list[str]:
@@ -412,3 +413,26 @@ def test_what_the_user_is_not_or_does_without_is_a_fact(text: str, fact: str) ->
 )
 def test_an_emphatic_me_before_the_i_it_doubles_is_not_said_twice(typed: str, fact: str) -> None:
     assert facts_of(typed) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [("our wedding from nineteen seventy eight", "our wedding from 1978"),
+     ("in the navy from nineteen seventy to nineteen seventy-four",
+      "in the navy from 1970 to 1974"),
+     ("I retired in twenty nineteen", "I retired in 2019"),
+     ("since two thousand and nine", "since 2009"),
+     ("back in nineteen oh five", "back in 1905"),
+     # no time before it, or no year: as said
+     ("twenty twenty vision", "twenty twenty vision"),
+     ("in twenty minutes", "in twenty minutes"),
+     ("in twenty twenty four hundred", "in twenty twenty four hundred")],
+)
+def test_a_year_said_in_words_is_written_in_digits(said: str, written: str) -> None:
+    assert with_years_in_digits(said) == written
+
+
+def test_a_voice_typed_year_dates_the_users_fact() -> None:
+    assert facts_of("I retired in twenty nineteen after thirty one years on the railroad") == [
+        "The user retired in 2019 after thirty one years on the railroad."
+    ]

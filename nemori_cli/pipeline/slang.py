@@ -10,6 +10,7 @@ import re
 
 from nemori_cli.pipeline.contracted import with_is_written_out
 from nemori_cli.pipeline.dates import MONTHS, WEEKDAYS
+from nemori_cli.pipeline.spoken_years import with_years_in_digits
 
 SHORTHAND = {
     "fam": "family",
@@ -202,7 +203,8 @@ def with_ages_written_out(text: str) -> str:
 
 def as_typed_out(text: str) -> str:
     """Casual typing made plain before a message is read: its apostrophes, capital I, days,
-    months, ages and a person's "'s" that is "is" ("im off to paris in june with my 3yo",
-    "my wife's vegan")."""
-    text = with_calendar_capitals(with_apostrophes(with_ages_written_out(text)))
+    months, ages, years said in words and a person's "'s" that is "is" ("im off to paris in
+    june with my 3yo", "my wife's vegan", "married in nineteen seventy eight")."""
+    text = with_calendar_capitals(with_apostrophes(with_ages_written_out(
+        with_years_in_digits(text))))
     return with_is_written_out(text)
