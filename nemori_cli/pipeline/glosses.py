@@ -78,11 +78,10 @@ def glossed(sentence: str) -> tuple[str, list[str]]:
         own = m["own"].capitalize() if m.start() == 0 else m["own"]
         out += [sentence[start:m.start()], f"{own} {what} {m['name']} "]
         start = end
-    mine = _IS_MINE.match(sentence)
-    if mine and mine["name"].lower() not in _NOT_NAMES and (
-        {last := mine["what"].split()[-1], last.split("-")[0]} & (_PEOPLE | {"friend"})
-    ):
-        glosses.append(f"{mine['own'].capitalize()} {mine['what']} is called {mine['name']}.")
+    if (mine := _IS_MINE.match(sentence)) and mine["name"].lower() not in _NOT_NAMES:
+        whom = mine["what"].split()[-1]  # "my older sister", "my brother-in-law"
+        if {whom, whom.split("-")[0]} & (_PEOPLE | {"friend"}):
+            glosses.append(f"{mine['own'].capitalize()} {mine['what']} is called {mine['name']}.")
     for m in _NAME_AFTER.finditer(sentence):
         # "my starter, Gaston, has been sluggish": a verb after, so no one is spoken to
         if m["name"].lower() not in _NOT_NAMES and (m["verb"] or m["what"].split()[-1] in _PEOPLE):
