@@ -1,6 +1,6 @@
 """Offline episode titles of the hand-written user/assistant sessions, to read or to diff.
 
-    python bench/offline_titles.py                 # every session of the four sets
+    python bench/offline_titles.py                 # every session of the six sets
     python bench/offline_titles.py > a.txt; ...; diff a.txt b.txt   # two codes compared
 
 Each session of bench/assistant_chats*.json (read as bench/assistant_chats.py reads them) is
@@ -18,14 +18,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from assistant_chats import DATA, DATA_B, DATA_C, DATA_D, DATA_E, load  # noqa: E402
+from assistant_chats import DATA, DATA_B, DATA_C, DATA_D, DATA_E, DATA_F, load  # noqa: E402
 
 from nemori_cli.models import Conversation, Message  # noqa: E402
 from nemori_cli.pipeline.episodes import episode_title  # noqa: E402
 
 
 def main() -> None:
-    for path in (DATA, DATA_B, DATA_C, DATA_D, DATA_E):
+    for path in (DATA, DATA_B, DATA_C, DATA_D, DATA_E, DATA_F):
         users, _ = load(path)
         for s in (s for sessions in users.values() for s in sessions):
             messages = tuple(Message(id=t.id, role=t.role, content=t.text, timestamp=s.start)

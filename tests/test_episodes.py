@@ -140,6 +140,11 @@ def assistant_chat(opening: str) -> Conversation:
         # no request: the first thing the user tells, in the third person
         ("my daughter maya turns 12 in april. she is really into volleyball and k-pop. need "
          "party ideas", "The user's daughter maya turns 12 in April"),
+        # the user not first in the sentence is still the user; "us" may be the US
+        ("so donna and I got to talking, what would a move to phoenix cost",
+         "Donna and the user got to talking"),
+        ("regex to validate us phone numbers, should accept 555-0134",
+         "Regex to validate us phone numbers, should accept 555-0134"),
     ],
 )
 def test_title_of_a_chat_with_an_assistant(opening: str, title: str) -> None:

@@ -436,3 +436,9 @@ def test_a_voice_typed_year_dates_the_users_fact() -> None:
     assert facts_of("I retired in twenty nineteen after thirty one years on the railroad") == [
         "The user retired in 2019 after thirty one years on the railroad."
     ]
+
+
+def test_a_pause_voice_typing_writes_down_is_no_word_of_the_fact() -> None:
+    assert facts_of("so um I got the bloodwork back and uh my a1c is down") == [
+        "The user got the bloodwork back and their a1c is down."
+    ]

@@ -40,7 +40,8 @@ _REQUEST = re.compile(
     r"|how (?:do|can|should) i |what(?:'s| is) the best way to )",
     re.IGNORECASE,
 )
-_SPEAKER = re.compile(r"(?:I|I'm|I've|I'd|I'll|my|we|we're|we've|our)\b", re.IGNORECASE)
+# the speaker as subject or owner (not "me" or "us": "validate us phone numbers")
+_SPEAKER = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|we|we're|we've|our)\b", re.IGNORECASE)
 _ASIDE = re.compile(r"\s*\([^()]*\)|\s*\([^()]*$")  # "my cat Tofu (13, grumpy)": no title's
 _CLAUSE = re.compile(r",\s|\s[-–—]\s|;\s|:\s|\s(?:and|but|because|so|which|since|while)\s")
 _TRAILING = word_set(
@@ -132,7 +133,7 @@ def _title_phrase(
                 best, most = asked, len(content_words(asked))
                 # told of the speaker ("I did my first 18 mile run"): the third person, as a
                 # fact says it
-                if _SPEAKER.match(sentence) and not _asks(sentence):
+                if _SPEAKER.search(sentence) and not _asks(sentence):  # "Donna and I ..." too
                     best = to_third_person(sentence, message.name)
     if best is None:
         return None

@@ -61,7 +61,8 @@ SHORTHAND = {
 }
 # "I've gotta" -> "I've got to"; otherwise "I gotta" -> "I have to"
 _GOT_TO = re.compile(r"(?:(?<=\bhave )|(?<=\bhas )|(?<='ve )|(?<='s ))gotta\b", re.IGNORECASE)
-_ASIDE = r"(?:lol|lmao|rofl|haha+|tbh|tbf|ngl|imo|imho|fwiw|btw|omg|to be honest)"
+# ("um", "uh": what voice typing writes down of a pause)
+_ASIDE = r"(?:lol|lmao|rofl|haha+|tbh|tbf|ngl|imo|imho|fwiw|btw|omg|to be honest|um+|uh+|uhm|erm)"
 # an aside in brackets goes with them; one outside leaves any bracket it ends ("($240, worth
 # it tbh)" keeps its ")")
 _ASIDES = re.compile(
