@@ -19,6 +19,8 @@ def facts_of(text: str) -> list[str]:
     ["If I won the lottery I'd buy a vineyard in Tuscany and never answer an email again.",
      "If I ever moved to Canada I would get a husky.",
      "If we would move to Haarlem, my commute is only 15 min, but Ola's is 1h+.",
+     "What if I quit my job and moved to Portugal on a digital nomad visa, how would taxes work?",
+     "I thought conditional expressions were allowed in comprehensions.",
      "Suppose I'm a small business owner in Texas with 3 employees. How does payroll work?",
      "Let's say I'm a teacher with 30 kids, how would I split them into groups?",
      "oh great, another 'wake up at 5am' tip, because clearly I'm a monk living in a cave 🙄",
@@ -84,3 +86,24 @@ def test_the_user_told_again_after_a_request_is_a_fact_of_its_own() -> None:
 )
 def test_a_households_event_told_with_we_is_the_users(text: str, fact: str) -> None:
     assert facts_of(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I need a 7-day dinner plan plus a shopping list, each dinner under 40 minutes.",
+     "I need a Google Sheets formula that looks up the unit price of each item.",
+     "I want to mention that I'm aware of the council's housing standards team.",
+     "Mark any exercise where I should ask a trainer to check my form first.",
+     "No paid apps please."],
+)
+def test_what_the_work_should_be_or_say_is_a_request_not_a_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_a_name_said_as_indian_english_says_it_and_kindly_as_please() -> None:
+    assert facts_of("Myself Priya, I am doing job in IT company in Pune since 2019. I want to "
+                    "prepare for GATE exam also, kindly suggest the timetable.") == [
+        "The user's name is Priya.", "The user is doing job in IT company in Pune since 2019.",
+        "The user wants to prepare for GATE exam also."]
+    assert facts_of("I'm the only developer at a furniture startup, so mention an index if it "
+                    "would help.") == ["The user is the only developer at a furniture startup."]

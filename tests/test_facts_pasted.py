@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from nemori_cli.models import Message
 from nemori_cli.pipeline.facts import statements
 
@@ -45,3 +47,28 @@ def test_the_users_own_words_quoted_stay_theirs() -> None:
     assert facts_of('I told her "I am vegan now" and she laughed.') == [
         'The user told her "the user is vegan now" and she laughed.'
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Write me a Hinge bio in first person, something like 'I'm a 34-year-old architect who "
+     "spends weekends sailing'. Make up all the details.",
+     "Draft a LinkedIn About section for a fictional candidate: 'I have 15 years in supply "
+     "chain leadership and I speak Mandarin and Portuguese.' It's an example.",
+     "My friend sent me this and I don't know how to reply: 'Hey, I got the job in Berlin!! "
+     "I'm moving in March and I'm terrified.' What should I say?",
+     "Fill in this template so I can reuse it: 'Hi, I am [age] years old, I work as a [job] in "
+     "[city].' Give me three versions."],
+)
+def test_a_sample_template_or_message_quoted_after_a_colon_or_like_is_not_the_users(
+    text: str,
+) -> None:
+    assert facts_of(text) == []
+
+
+def test_the_users_own_speech_quoted_after_a_colon_stays_theirs() -> None:
+    facts = facts_of(
+        "here's my rough speech for my sister layla, can you tighten it:\n\n'hi everyone, I'm "
+        "omar, layla's older brother. I've seen how he looks after her.'"
+    )
+    assert any("older brother" in f for f in facts)

@@ -50,7 +50,7 @@ _NO_FACT = re.compile(
     r"^(?:let's|let me|let us|can i|could i|may i|should i|shall i|do i|am i|would i|did i"
     r"|here's|here is|here are|check (?:out|this)|look at|take a look"
     r"|i (?:[\w']+ )?(?:agree|see|understand|bet|guess|mean|know right|hear you|feel you"
-    r"|appreciate)\b"
+    r"|appreciate|thought(?! about| of))\b"
     r"|i(?:'m| am) (?:so |really |very |super |just )?(?:glad|happy|sorry|proud|excited|thrilled"
     r"|sure|curious) (?:for|to hear|that you|you|of you|about your)"
     r"|i (?:hope|wish|bet|think|guess|believe) (?:you|that you|it'll|it will|so|that's)"

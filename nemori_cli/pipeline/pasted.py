@@ -1,6 +1,7 @@
 """Someone else's words in a user's message: a letter, CV or message pasted after saying whose
 it is, and a quotation in the first person ("She wrote it herself: "In free time I am running
-marathons""). Their "I" is not the user, so offline facts do not read them."""
+marathons"", a bio "like 'I'm a 34-year-old architect'"). Their "I" is not the user, so offline
+facts do not read them."""
 
 from __future__ import annotations
 
@@ -30,6 +31,24 @@ _QUOTED_OTHER = re.compile(
     re.IGNORECASE,
 )
 
+# a quotation of four words or more in the first person that a colon or "like" brings in, in
+# single quotes or double: a sample, a template, a friend's message ("a bio like 'I'm a
+# 34-year-old architect'", "Fill in this template: 'Hi, I am [age]'", "My friend sent me
+# this: 'I got the job'"), not the user telling
+_QUOTED_SAMPLE = re.compile(
+    r"(?P<who>(?::|\b(?:like|saying|reads?|goes)\b)\s*)(?P<q>[\"“‘']|(?<!\w)')"
+    r"(?=[^\"”’\n]*?\b(?:I|I'm|I've|I'd|my|me|we|our)\b)"
+    r"(?:[^\"”’\n\s]+\s+){3,}?[^\n]*?\S[\"”’'](?!\w)"
+)
+
+# the user's own text brought in ("here's my rough speech for my sister: 'hi everyone, I'm
+# Omar, Layla's older brother ...'"): theirs to tell
+_OWN_TEXT = re.compile(
+    r"\b(?:my|our) (?:[\w-]+ ){0,2}(?:speech|toast|draft|letter|email|bio|post|message|essay|cv"
+    r"|resume|story|poem|note|profile|summary|intro|introduction|answer|reply)\b",
+    re.IGNORECASE,
+)
+
 
 def without_pasted(text: str) -> str:
     """The message without what it pastes of someone else's, and without the first-person
@@ -41,4 +60,13 @@ def without_pasted(text: str) -> str:
         ):
             text = "\n\n".join(paragraphs[: i + 1])
             break
-    return _QUOTED_OTHER.sub(lambda m: f'{m["who"]}"…"', text)
+    text = _QUOTED_OTHER.sub(left_out, text)
+    return _QUOTED_SAMPLE.sub(
+        lambda m: m[0] if _OWN_TEXT.search(m.string[max(0, m.start() - 300):m.start()])
+        else left_out(m), text)
+
+
+def left_out(quoted: re.Match[str]) -> str:
+    """A quotation left as "…", with the stop it ended on, so the sentence after stays apart."""
+    stop = quoted[0][-2] if quoted[0][-2] in ".!?" else ""
+    return f'{quoted["who"]}"…"{stop}'

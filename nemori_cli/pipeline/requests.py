@@ -27,9 +27,10 @@ IMPERATIVES = word_set(
     "outline paraphrase parse pick plan polish prepare pretend print proofread provide put "
     "recommend refactor remember remove rename replace reply respond return review rewrite run "
     "send set shorten show simplify sort split suggest summarise summarize swap tell test "
-    "translate try turn tweak update use validate write leave skip avoid omit exclude"
+    "translate try turn tweak update use validate write leave skip avoid omit exclude mark flag "
+    "highlight prioritise prioritize"
 )
-_LEAD = re.compile(r"^(?:(?:please|pls|ok|okay|now|also|and|then|just|so|alright)\b[\s,]*)+",
+_LEAD = re.compile(r"^(?:(?:please|pls|kindly|ok|okay|now|also|and|then|just|so|alright)\b[\s,]*)+",
                    re.IGNORECASE)
 # "update on the job hunt: got the offer": news, not "update the code"
 _NEWS = re.compile(r"^update (?:on|about) [^:]{1,40}:", re.IGNORECASE)
@@ -40,7 +41,16 @@ _WANT_WORK = re.compile(
     r"^i(?:'d| would)? (?:want|need|like|prefer) (?:the|that|this|these|those|it|them)\b"
     r"(?! (?:kind|type|sort|style|way)\b)"
     r"|^i(?:'d| would)? (?:want|need|like) (?:some |a few |more |your )?(?:[\w-]+ ){0,3}?"
-    r"(?:ideas|tips|suggestions|help|advice|recommendations|examples|options)\b",
+    r"(?:ideas|tips|suggestions|help|advice|recommendations|examples|options)\b"
+    # "I need a 7-day dinner plan", "I need a Google Sheets formula that ...": a work to make
+    r"|^i(?:'d| would)? (?:want|need|like) (?:a|an|the|some) (?:[\w-]+ ){0,3}?(?:formula|plan"
+    r"|list|letter|email|query|script|function|template|outline|summary|itinerary|schedule"
+    r"|routine|recipe|essay|speech|toast|poem|prompt|regex|draft|caption|bio|table|slides?"
+    r"|presentation|timetable)\b"
+    # "I want to mention that ...", "I'd like to stress ...": what the text being written says
+    r"|^i (?:want|'d like|would like) to (?:mention|say|add|include|stress|emphasi[sz]e|point out"
+    r"|thank|apologi[sz]e)\b"
+    r"|^no\b[^.!?,]*\b(?:please|pls|plz)\b",  # "No paid apps please, ...": a request
     re.IGNORECASE,
 )
 # "Please remember that I'm vegetarian", "Keep in mind my budget is $500", "Also, remind me
@@ -89,8 +99,9 @@ _REMARK = re.compile(
 
 # ", give me ...", ", are there ...?": a request or question spliced onto a statement
 _ASIDE = re.compile(
-    r"[,;]\s+(?=(?:(?:and|so|then) )?(?:(?:please|pls|can|could|would|will|are|is|do|does|should"
-    r"|what|how|which|any|where|why)\b[^.!]*\?\s*$|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
+    r"[,;]\s+(?=(?:(?:and|so|then) )?(?:kindly )?(?:(?:please|pls|can|could|would|will|are|is"
+    r"|do|does|should|what|how|which|any|where|why)\b[^.!]*\?\s*$"
+    r"|(?:" + "|".join(sorted(IMPERATIVES)) + r")\b"
     r"|(?:what|how|which|where|why|when)(?: \w+)? (?:can|could|should|do|does|would|will)"
     r" (?:i|we|you)\b"
     # "..., party ideas?", "..., thoughts?": what the speaker asks for, named alone
@@ -114,7 +125,8 @@ _RUN_ON_QUESTION = re.compile(
 # the speaker imagines, not theirs (a plan stays: "If we replace it we'd want a used one")
 _HYPOTHETICAL = re.compile(
     r"^\W*(?:(?:suppose|supposing|imagine|pretend|let's say)(?: that)?,? (?:i|we)\b"
-    r"|hypothetically\b|if (?:i|we) would\b"  # "If we would move to Haarlem", as learners say
+    r"|hypothetically\b|what if (?:i|we)\b"
+    r"|if (?:i|we) would\b"  # "If we would move to Haarlem", as learners say
     r"|(?:even )?if (?:i|we) (?:\w+ )?(?:were|was|had|won|could|did|went"
     r"|\w{3,}ed)\b[^.!?]*?\b(?:i|we)(?:'d| would| could| might)\b)",
     re.IGNORECASE,
@@ -142,7 +154,7 @@ _RUN_ON_REQUEST = re.compile(
     r"|[,;]?\s+so\s+(?=(?:[\w'-]+\s+){0,4}(?:please|pls|plz)(?:\s+[\w'-]+){0,5}\W*$)"
     # "I'm terrible with heights so skip the viewpoints": what follows "so" asks, not tells
     r"|[,;]?\s+so\s+(?=(?:skip|avoid|omit|exclude|keep|make|give|suggest|recommend|don't"
-    r"|do not|stick to|focus on|leave out)\b)"
+    r"|do not|stick to|focus on|leave out|mention|include|explain|use|mark|flag)\b)"
     r"|[,;]?\s+(?:so|and)\s+(?=(?:please|pls|plz)\b)",  # "I'm colorblind so please avoid ..."
     re.IGNORECASE,
 )

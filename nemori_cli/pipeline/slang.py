@@ -202,10 +202,14 @@ def with_ages_written_out(text: str) -> str:
     )
 
 
+# "Myself Priya, I am doing job in Pune": the name said as Indian English says it
+_MYSELF = re.compile(r"(^|[.!?]\s+)Myself ([A-Z][a-z]+)\b,?(?= )")
+
+
 def as_typed_out(text: str) -> str:
     """Casual typing made plain before a message is read: its apostrophes, capital I, days,
     months, ages, years said in words and a person's "'s" that is "is" ("im off to paris in
     june with my 3yo", "my wife's vegan", "married in nineteen seventy eight")."""
     text = with_calendar_capitals(with_apostrophes(with_ages_written_out(
-        with_years_in_digits(text))))
+        with_years_in_digits(_MYSELF.sub(r"\1My name is \2.", text)))))
     return with_is_written_out(text)
