@@ -36,13 +36,15 @@ _QUOTED_OTHER = re.compile(
 # 34-year-old architect'", "Fill in this template: 'Hi, I am [age]'", "My friend sent me
 # this: 'I got the job'"), not the user telling
 _QUOTED_SAMPLE = re.compile(
-    r"(?P<who>(?::|\b(?:like|saying|reads?|goes)\b)\s*)(?P<q>[\"“‘']|(?<!\w)')"
+    r"(?P<who>(?::|\b(?:like|saying|reads?|goes)\b)\s*)[\"“‘']"
     r"(?=[^\"”’\n]*?\b(?:I|I'm|I've|I'd|my|me|we|our)\b)"
     r"(?:[^\"”’\n\s]+\s+){3,}?[^\n]*?\S[\"”’'](?!\w)"
 )
 
 # the user's own text brought in ("here's my rough speech for my sister: 'hi everyone, I'm
-# Omar, Layla's older brother ...'"): theirs to tell
+# Omar, Layla's older brother ...'"): theirs to tell, when so called within this many
+# characters before the quotation
+OWN_TEXT_REACH = 300
 _OWN_TEXT = re.compile(
     r"\b(?:my|our) (?:[\w-]+ ){0,2}(?:speech|toast|draft|letter|email|bio|post|message|essay|cv"
     r"|resume|story|poem|note|profile|summary|intro|introduction|answer|reply)\b",
@@ -61,12 +63,16 @@ def without_pasted(text: str) -> str:
             text = "\n\n".join(paragraphs[: i + 1])
             break
     text = _QUOTED_OTHER.sub(left_out, text)
-    return _QUOTED_SAMPLE.sub(
-        lambda m: m[0] if _OWN_TEXT.search(m.string[max(0, m.start() - 300):m.start()])
-        else left_out(m), text)
+    return _QUOTED_SAMPLE.sub(left_out_unless_own, text)
 
 
 def left_out(quoted: re.Match[str]) -> str:
     """A quotation left as "…", with the stop it ended on, so the sentence after stays apart."""
     stop = quoted[0][-2] if quoted[0][-2] in ".!?" else ""
     return f'{quoted["who"]}"…"{stop}'
+
+
+def left_out_unless_own(quoted: re.Match[str]) -> str:
+    """A quoted sample left out, unless the words before it call it the user's own."""
+    before = quoted.string[max(0, quoted.start() - OWN_TEXT_REACH):quoted.start()]
+    return quoted[0] if _OWN_TEXT.search(before) else left_out(quoted)
