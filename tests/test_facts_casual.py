@@ -442,3 +442,15 @@ def test_a_pause_voice_typing_writes_down_is_no_word_of_the_fact() -> None:
     assert facts_of("so um I got the bloodwork back and uh my a1c is down") == [
         "The user got the bloodwork back and their a1c is down."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [("I thought I'd let you know that I got the job at Google!", "The user got the job at Google."),
+     ("Just wanted to let you know I moved to Lisbon.", "The user moved to Lisbon."),
+     ("Honestly the only true thing is that I have a cat named Mochi.",
+      "The user has a cat named Mochi."),
+     ("The truth is that I hate running.", "The user hates running.")],
+)
+def test_news_announced_before_it_is_told_is_the_news(text: str, fact: str) -> None:
+    assert facts_of(text) == [fact]

@@ -45,6 +45,12 @@ _INTERJECTION = re.compile(
     # a hedge before what the speaker tells of themself: "I guess I'm a morning person now"
     r"|(?:i (?:guess|suppose|reckon)|i(?:'d| would) say|you know)(?: that)?"
     r"(?= (?:i|i'm|i've|my|we|our)\b)"
+    # news announced before it is told: "I thought I'd let you know that I got the job", "the
+    # only true thing is that I have a cat"
+    r"|(?:i )?(?:just )?(?:thought|wanted) (?:i'd|i would|to) (?:let you know|tell you|mention"
+    r"|share|say)(?: that)?(?= (?:i|i'm|i've|my|we|our)\b)"
+    r"|(?:the )?(?:only )?(?:true |real )?(?:thing|truth|fact) is(?: that)?"
+    r"(?= (?:i|i'm|i've|my|we|our)\b)"
     # a word of assent or a "forgot to say" before what the speaker tells: only with its stop
     r"|(?:good|perfect|fine|lovely|brilliant|alright|sorry|wait|context|makes sense|got it"
     r"|(?:quick|random|silly|dumb|side) (?:question|q|one|note|thought)|side note"
