@@ -446,7 +446,8 @@ def test_a_pause_voice_typing_writes_down_is_no_word_of_the_fact() -> None:
 
 @pytest.mark.parametrize(
     ("text", "fact"),
-    [("I thought I'd let you know that I got the job at Google!", "The user got the job at Google."),
+    [("I thought I'd let you know that I got the job at Google!",
+      "The user got the job at Google."),
      ("Just wanted to let you know I moved to Lisbon.", "The user moved to Lisbon."),
      ("Honestly the only true thing is that I have a cat named Mochi.",
       "The user has a cat named Mochi."),
